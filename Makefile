@@ -1,0 +1,53 @@
+# GNU make. Needs only python3 (3.11) and make; everything else goes in .venv.
+
+PYTHON_SYSTEM ?= python3
+VENV          := .venv
+PY            := $(VENV)/bin/python
+STAMP         := $(VENV)/.installed
+HOST          ?= 127.0.0.1
+PORT          ?= 8000
+PYTEST_ARGS   ?=
+
+.DEFAULT_GOAL := help
+.PHONY: help venv run serve migrate test lint bench clean
+
+help:
+	@echo "make run     migrate the database and serve on http://$(HOST):$(PORT)/ (DEBUG=1)"
+	@echo "make serve   the same as run, for now"
+	@echo "make test    ruff check, then pytest (extra args: PYTEST_ARGS='-k health')"
+	@echo "make lint    ruff check"
+	@echo "make bench   run bench/engine.py if present"
+	@echo "make clean   remove .venv and db.sqlite3"
+
+$(STAMP): requirements.txt
+	test -x $(PY) || $(PYTHON_SYSTEM) -m venv $(VENV)
+	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
+	touch $@
+
+venv: $(STAMP)
+
+migrate: $(STAMP)
+	$(PY) manage.py migrate --noinput
+
+run: $(STAMP)
+	DEBUG=1 $(PY) manage.py migrate --noinput
+	DEBUG=1 $(VENV)/bin/daphne -b $(HOST) -p $(PORT) daihinmin.asgi:application
+
+serve: run
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+
+test: $(STAMP)
+	$(PY) -m ruff check .
+	DEBUG=1 $(PY) -m pytest $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	@if [ -f bench/engine.py ]; then \
+		$(PY) bench/engine.py; \
+	else \
+		echo "bench/engine.py not present yet; nothing to run"; \
+	fi
+
+clean:
+	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm db.sqlite3-journal

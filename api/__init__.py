@@ -1,0 +1,1 @@
+"""The player API for bots and people (HTTP, JSON and XML)."""

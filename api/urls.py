@@ -1,0 +1,3 @@
+"""Player API routes, included from the root URLconf at ""."""
+
+urlpatterns: list = []

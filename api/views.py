@@ -1,0 +1,1 @@
+"""Player API views (none yet)."""

@@ -1,0 +1,1 @@
+"""Places: where games of Daihinmin are played (models, pages, game flow)."""

@@ -1,0 +1,1 @@
+"""Admin registrations for places (none yet)."""

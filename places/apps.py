@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class PlacesConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "places"
+    verbose_name = "Places"

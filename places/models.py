@@ -1,0 +1,1 @@
+"""Models of places, players and games (none yet)."""
