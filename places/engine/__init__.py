@@ -1,0 +1,29 @@
+"""The referee: the rules of RULES.md as a pure, immutable Python library.
+
+No Django, no I/O, no clock; randomness only through the generator passed in.
+A test fails if anything here imports Django.
+"""
+
+from .cards import CardFormatError, format_card, parse_card, parse_cards, sorted_ids
+from .game import ActionError, GameState, TurnResult
+from .legal import legal_plays
+from .place import PlaceState
+from .plays import Kind, Miss, Play, judge, read_play
+
+__all__ = [
+    "ActionError",
+    "CardFormatError",
+    "GameState",
+    "Kind",
+    "Miss",
+    "Play",
+    "PlaceState",
+    "TurnResult",
+    "format_card",
+    "judge",
+    "legal_plays",
+    "parse_card",
+    "parse_cards",
+    "read_play",
+    "sorted_ids",
+]
