@@ -1,4 +1,4 @@
-"""ASGI entry point: HTTP through Django, WebSockets through Channels.
+"""ASGI entry point: HTTP through Django, WebSockets through Channels, and the dealer.
 
 Run with: daphne -b 127.0.0.1 -p 8000 daihinmin.asgi:application
 """
@@ -14,13 +14,26 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from daihinmin.routing import websocket_urlpatterns  # noqa: E402
+from places import dealer  # noqa: E402
 
 # No AllowedHostsOriginValidator: bots connect without an Origin header.
-application = ProtocolTypeRouter(
+router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
     }
 )
+
+
+async def application(scope, receive, send):
+    """The router, with this process's dealer started on the first connection.
+
+    Daphne has no lifespan events; starting on first use also keeps the dealer
+    out of processes that merely import this module (tests, management commands).
+    """
+    if settings.DEALER_AUTOSTART:
+        dealer.start()
+    return await router(scope, receive, send)

@@ -1,3 +1,10 @@
-"""WebSocket URL routing (Channels). Consumers are added here as they are written."""
+"""WebSocket URL routing: one place's stream, and every place's stream on any other path."""
 
-websocket_urlpatterns: list = []
+from django.urls import path, re_path
+
+from places.consumers import AllPlacesConsumer, PlaceConsumer
+
+websocket_urlpatterns = [
+    path("ws/places/<int:place_id>/", PlaceConsumer.as_asgi()),
+    re_path(r"", AllPlacesConsumer.as_asgi()),  # ws://HOST/ and any path not listed (2011)
+]

@@ -198,3 +198,11 @@ LOGGING = {
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
     },
 }
+
+# --- The dealer ---------------------------------------------------------------
+
+# Each server process drives the running places it holds a lease on. Tests turn
+# the thread off and call places.dealer.tick() themselves.
+DEALER_AUTOSTART = env_bool("DEALER_AUTOSTART", default=True)
+DEALER_LEASE_SECONDS = float(env_str("DEALER_LEASE_SECONDS", "5"))
+DEALER_POLL_SECONDS = float(env_str("DEALER_POLL_SECONDS", "0.2"))

@@ -1,1 +1,203 @@
-"""Models of places, players and games (none yet)."""
+"""Places, their players, games, turns and ranks: everything needed to
+reconstruct a whole place from the database alone.
+
+The authoritative position of a running place is ``Place.engine_state`` (the
+engine's ``PlaceState`` as JSON). The rows of Game, Turn, Rank, Hand and
+PlaceEvent are the record of how it got there, written in the same
+transaction as each change.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+PLAYERS_PER_PLACE = 5
+TITLE_MAX_LENGTH = 20
+
+
+class Place(models.Model):
+    """A fixed group of five players who play a series of games."""
+
+    class State(models.TextChoices):
+        WAITING = "waiting", _("waiting")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    title = models.CharField(_("title"), max_length=TITLE_MAX_LENGTH)
+    game_count = models.PositiveIntegerField(
+        _("games"), default=50, validators=[MinValueValidator(1), MaxValueValidator(100_000)]
+    )
+    #: Seconds between the dealer's steps; None is the manual pace (``next_turn``).
+    pace = models.FloatField(
+        _("pace (s)"),
+        null=True,
+        blank=True,
+        default=0.5,
+        validators=[MinValueValidator(0)],
+        help_text=_("seconds between steps; empty for manual (next_turn)"),
+    )
+    time_limit = models.FloatField(
+        _("time limit per turn (s)"), default=10.0, validators=[MinValueValidator(0.05)]
+    )
+    seed = models.CharField(
+        _("seed"),
+        max_length=64,
+        blank=True,
+        default="",
+        help_text=_("reproducible deals when set"),
+    )
+    state = models.CharField(max_length=10, choices=State.choices, default=State.WAITING)
+    engine_state = models.JSONField(null=True, blank=True, editable=False)
+    #: Number of events sent so far: the next event's sequence number is this + 1.
+    event_seq = models.PositiveIntegerField(default=0, editable=False)
+    #: When the dealer takes its next step (None: waiting for a player, manual, or not running).
+    next_step_at = models.DateTimeField(null=True, blank=True, editable=False)
+    #: The deadline of the open turn, if one is open.
+    turn_deadline = models.DateTimeField(null=True, blank=True, editable=False)
+    #: Which server process drives this place, and until when its claim holds.
+    driver = models.CharField(max_length=64, blank=True, default="", editable=False)
+    lease_until = models.DateTimeField(null=True, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    started_at = models.DateTimeField(null=True, blank=True, editable=False)
+    finished_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["state", "next_step_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.title} (#{self.pk})"
+
+    @property
+    def is_manual(self) -> bool:
+        return self.pace is None
+
+
+class Player(models.Model):
+    """A user seated in a place; ``seat`` fixes the play order (0 first)."""
+
+    place = models.ForeignKey(Place, on_delete=models.CASCADE, related_name="players")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+    )
+    seat = models.PositiveSmallIntegerField(validators=[MaxValueValidator(PLAYERS_PER_PLACE - 1)])
+
+    class Meta:
+        ordering = ["place", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["place", "seat"], name="one_player_per_seat"),
+            models.UniqueConstraint(fields=["place", "user"], name="one_seat_per_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user.get_username()} @ {self.place_id}#{self.seat}"
+
+    @property
+    def name(self) -> str:
+        return self.user.get_username()
+
+
+class Game(models.Model):
+    """One deal of a place, played until every player has a rank."""
+
+    RUNNING, FINISHED = 0, 1
+    NORMAL, REVOLUTION = "Nomal", "Revolution"  # sic: the wire spelling
+
+    place = models.ForeignKey(Place, on_delete=models.CASCADE, related_name="games")
+    no = models.PositiveIntegerField()
+    status = models.PositiveSmallIntegerField(
+        choices=[(RUNNING, _("running")), (FINISHED, _("finished"))], default=RUNNING
+    )
+    place_info = models.CharField(max_length=10, default=NORMAL)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["place", "no"]
+        constraints = [models.UniqueConstraint(fields=["place", "no"], name="one_game_per_no")]
+
+    def __str__(self) -> str:
+        return f"game {self.no} of {self.place}"
+
+
+class Hand(models.Model):
+    """A player's cards in one game: as dealt, and after the exchange (card ids)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="hands")
+    dealt = models.JSONField()
+    given = models.JSONField(default=list)
+    received = models.JSONField(default=list)
+    after_exchange = models.JSONField()
+
+    class Meta:
+        ordering = ["game", "player__seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="one_hand_per_player")
+        ]
+
+
+class Turn(models.Model):
+    """One action of one player, from its ``start_turn`` to its ``end_turn``."""
+
+    class Outcome(models.TextChoices):
+        PLAY = "play", _("play")
+        PASS = "pass", _("pass")
+        MISS = "miss", _("miss")
+        TIMEOUT = "timeout", _("timeout")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turns")
+    no = models.PositiveIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="turns")
+    table = models.JSONField(default=list)  # card ids on the table when the turn opened
+    revolution = models.BooleanField(default=False)  # the order in force
+    cards = models.JSONField(default=list)  # card ids played
+    outcome = models.CharField(max_length=8, choices=Outcome.choices, blank=True, default="")
+    reason = models.CharField(max_length=32, blank=True, default="")
+    reset = models.BooleanField(default=False)
+    opened_at = models.DateTimeField()
+    deadline = models.DateTimeField()
+    settled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "no"]
+        constraints = [models.UniqueConstraint(fields=["game", "no"], name="one_turn_per_no")]
+
+    @property
+    def is_open(self) -> bool:
+        return not self.outcome
+
+
+class Rank(models.Model):
+    """The rank a player took in a game: 1 大富豪 … 5 大貧民."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="ranks")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ranks")
+    rank = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="one_rank_per_player"),
+            models.UniqueConstraint(fields=["game", "rank"], name="one_player_per_rank"),
+        ]
+
+
+class PlaceEvent(models.Model):
+    """Every event a place sent, exactly as sent: the audit log of a place."""
+
+    place = models.ForeignKey(Place, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    operation = models.CharField(max_length=16)
+    #: The JSON text as sent (text, not JSON: key order is part of the contract).
+    message = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["place", "seq"]
+        constraints = [models.UniqueConstraint(fields=["place", "seq"], name="one_event_per_seq")]

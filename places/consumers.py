@@ -1,0 +1,97 @@
+"""WebSocket consumers: thin; they join groups and forward frames.
+
+Acting over the socket goes through the same service functions as HTTP.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from places import broadcast, services
+
+logger = logging.getLogger(__name__)
+
+
+class AllPlacesConsumer(AsyncWebsocketConsumer):
+    """``ws://HOST/`` and any unrouted path: the events of every place."""
+
+    groups = [broadcast.ALL_PLACES_GROUP]
+
+    async def place_event(self, message: dict) -> None:
+        await self.send(text_data=message["text"])
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """The 2011 stream is one-way: what clients send is ignored."""
+
+
+class PlaceConsumer(AsyncWebsocketConsumer):
+    """``ws://HOST/ws/places/ID/``: one place's events, and acting for its players."""
+
+    async def connect(self) -> None:
+        self.place_id = int(self.scope["url_route"]["kwargs"]["place_id"])
+        self.groups = [broadcast.place_group(self.place_id)]
+        await self.channel_layer.group_add(self.groups[0], self.channel_name)
+        await self.accept()
+
+    async def place_event(self, message: dict) -> None:
+        await self.send(text_data=message["text"])
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            request = json.loads(text_data or "")
+            action = request.get("action") if isinstance(request, dict) else None
+        except ValueError:
+            request, action = {}, None
+        if action == "post_cards":
+            reply = await self._post_cards(request.get("cards"))
+        elif action == "get_hand":
+            reply = await self._get_hand()
+        else:
+            reply = _error(
+                "unknown", "BAD_REQUEST", 'send {"action": "post_cards" | "get_hand", …}'
+            )
+        await self.send(text_data=json.dumps(reply, separators=(",", ":"), ensure_ascii=False))
+
+    def _user_id(self) -> int | None:
+        user = self.scope.get("user")
+        return user.id if user is not None and user.is_authenticated else None
+
+    @database_sync_to_async
+    def _post_cards(self, cards: object) -> dict:
+        user_id = self._user_id()
+        if user_id is None:
+            return _error("post_cards", services.NOT_LOGGED_IN, "log in first")
+        if cards is None:
+            cards = []
+        if (
+            not isinstance(cards, list)
+            or not all(isinstance(c, str) for c in cards)
+            or len(cards) > 64
+        ):
+            return _error("post_cards", services.INVALID_CARD, "cards must be a list of strings")
+        try:
+            result = services.post_cards(self.place_id, user_id, cards)
+        except services.ServiceError as e:
+            return _error("post_cards", e.code, e.message)
+        return {"reply": "post_cards", **result.as_dict()}
+
+    @database_sync_to_async
+    def _get_hand(self) -> dict:
+        user_id = self._user_id()
+        if user_id is None:
+            return _error("get_hand", services.NOT_LOGGED_IN, "log in first")
+        try:
+            cards = services.hand_of(self.place_id, user_id)
+        except services.ServiceError as e:
+            return _error("get_hand", e.code, e.message)
+        from places.wire import api_card
+
+        return {"reply": "get_hand", "cards": [api_card(c) for c in cards]}
+
+
+def _error(reply: str, code: str, message: str) -> dict:
+    return {"reply": reply, "error": {"code": code, "message": message}}

@@ -1,0 +1,148 @@
+"""The dealer: a thread in each server process that drives running places.
+
+Players' posts settle turns themselves (and, at pace 0, open the next one in
+the same transaction). The dealer does the rest: steps that wait for a pace,
+and turns whose deadline passed. Each process claims places with a lease
+(compare-and-swap on ``Place.driver``), so that several processes can share
+one database with each place driven by one of them at a time; a place whose
+driver died is taken over when its lease runs out, and its open turn gets a
+fresh deadline. Correctness does not rest on the lease: every step re-reads
+the schedule under the place's row lock.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+import uuid
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import close_old_connections
+from django.db.models import Q
+from django.utils import timezone
+
+from places import services
+from places.models import Place
+
+logger = logging.getLogger(__name__)
+
+DRIVER_ID = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+_wake = threading.Event()
+_thread: threading.Thread | None = None
+_stop = threading.Event()
+_start_lock = threading.Lock()
+
+
+def wake() -> None:
+    """Something was scheduled: look again now rather than at the next poll."""
+    _wake.set()
+
+
+def lease_seconds() -> float:
+    return float(getattr(settings, "DEALER_LEASE_SECONDS", 5.0))
+
+
+def poll_seconds() -> float:
+    return float(getattr(settings, "DEALER_POLL_SECONDS", 0.2))
+
+
+def claim(driver: str = DRIVER_ID) -> list[int]:
+    """Renew this driver's leases and take over places nobody holds.
+
+    Returns the ids of places newly taken over (their open turns need a fresh
+    deadline).
+    """
+    now = timezone.now()
+    until = now + timedelta(seconds=lease_seconds())
+    Place.objects.filter(state=Place.State.RUNNING, driver=driver).update(lease_until=until)
+    taken = []
+    free = (
+        Place.objects.filter(state=Place.State.RUNNING)
+        .exclude(driver=driver)
+        .filter(Q(driver="") | Q(lease_until__isnull=True) | Q(lease_until__lt=now))
+    )
+    for pk, old_driver, old_lease in free.values_list("id", "driver", "lease_until"):
+        won = Place.objects.filter(pk=pk, driver=old_driver, lease_until=old_lease).update(
+            driver=driver, lease_until=until
+        )
+        if won:
+            taken.append(pk)
+            if old_driver:  # another process drove it: its open turn is stale
+                services.resume(pk)
+    return taken
+
+
+def due_places(driver: str = DRIVER_ID) -> list[int]:
+    now = timezone.now()
+    return list(
+        Place.objects.filter(state=Place.State.RUNNING, driver=driver)
+        .filter(Q(next_step_at__lte=now) | Q(turn_deadline__lte=now))
+        .values_list("id", flat=True)
+    )
+
+
+def next_wakeup(driver: str = DRIVER_ID) -> float:
+    """Seconds until the earliest scheduled step or deadline (capped by the poll interval)."""
+    now = timezone.now()
+    times = [
+        t
+        for row in Place.objects.filter(state=Place.State.RUNNING, driver=driver).values_list(
+            "next_step_at", "turn_deadline"
+        )
+        for t in row
+        if t is not None
+    ]
+    if not times:
+        return poll_seconds()
+    return max(0.0, min(poll_seconds(), (min(times) - now).total_seconds()))
+
+
+def tick(driver: str = DRIVER_ID) -> int:
+    """One round: claim, then run what is due. Returns the number of places moved."""
+    claim(driver)
+    moved = 0
+    for pk in due_places(driver):
+        try:
+            if services.run_due(pk):
+                moved += 1
+        except Exception:
+            logger.exception("dealer: place %s failed to step", pk)
+    return moved
+
+
+def _loop() -> None:
+    logger.info("dealer %s started", DRIVER_ID)
+    while not _stop.is_set():
+        try:
+            close_old_connections()
+            tick()
+            delay = next_wakeup()
+        except Exception:
+            logger.exception("dealer: round failed")
+            delay = 1.0
+        finally:
+            close_old_connections()
+        _wake.wait(delay)
+        _wake.clear()
+
+
+def start() -> None:
+    """Start this process's dealer thread once (idempotent)."""
+    global _thread
+    with _start_lock:
+        if _thread is not None and _thread.is_alive():
+            return
+        _stop.clear()
+        _thread = threading.Thread(target=_loop, name="dealer", daemon=True)
+        _thread.start()
+
+
+def stop() -> None:
+    _stop.set()
+    _wake.set()
+    if _thread is not None:
+        _thread.join(timeout=5)
