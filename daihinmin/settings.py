@@ -6,6 +6,7 @@ SQLite next to manage.py, an in-memory channel layer and DEBUG on.
 """
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -130,22 +131,36 @@ else:
         "NAME": BASE_DIR / "db.sqlite3",
         "OPTIONS": dict(_SQLITE_OPTIONS),
     }
+if _db["ENGINE"] == "django.db.backends.sqlite3":
+    # Tests get a file, not SQLite's shared in-memory database: only a file has
+    # the real locking (busy timeout, WAL) that concurrent tests rely on. One
+    # per process, so that simultaneous test runs do not meet.
+    _db["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"daihinmin-test-{os.getpid()}.sqlite3")
+    }
 DATABASES = {"default": _db}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Channels ---------------------------------------------------------------
 
+# A channel holds up to 1,000 messages (default 100) so that a spectator who
+# falls a few tricks behind does not silently lose events.
 REDIS_URL = env_str("REDIS_URL")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1000, "expiry": 60},
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels.layers.InMemoryChannelLayer",
+            "CONFIG": {"capacity": 1000, "expiry": 60},
+        }
+    }
 
 # --- Auth -------------------------------------------------------------------
 

@@ -156,6 +156,8 @@ class Turn(models.Model):
     table = models.JSONField(default=list)  # card ids on the table when the turn opened
     revolution = models.BooleanField(default=False)  # the order in force
     cards = models.JSONField(default=list)  # card ids played
+    #: The cards as the player wrote them (misses too): enough to replay the game.
+    submitted = models.JSONField(default=list)
     outcome = models.CharField(max_length=8, choices=Outcome.choices, blank=True, default="")
     reason = models.CharField(max_length=32, blank=True, default="")
     reset = models.BooleanField(default=False)

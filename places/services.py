@@ -162,6 +162,7 @@ class _Change:
         self.turn_id: int | None = data.get("turn_id")
         self.seats = seats_of(place.id)
         self.messages: list[dict] = []
+        self.submitted: list[str] = []  # what the acting player wrote
 
     # engine events -> rows and wire messages
     def record(
@@ -191,6 +192,7 @@ class _Change:
                     outcome = Turn.Outcome.TIMEOUT
                 Turn.objects.filter(pk=self.turn_id).update(
                     cards=list(e.cards),
+                    submitted=self.submitted,
                     outcome=outcome,
                     reason=(result.reason or "") if result else "",
                     reset=e.reset,
@@ -422,6 +424,7 @@ def post_cards(place_id: int, user_id: int, cards: Sequence[str]) -> PostResult:
     tokens = parse_written(cards)
     seat = seat_of(place_id, user_id)
     with _changing(place_id) as change:
+        change.submitted = [c.strip() for c in cards if c and c.strip()]
         state = change.state
         if change.place.state != Place.State.RUNNING or state is None or not state.needs_action:
             raise ServiceError(NO_TURN_OPEN, "no turn is open", 409)
