@@ -1,0 +1,62 @@
+"""What every places command shares: bad input is one line on stderr, never a usage dump."""
+
+from __future__ import annotations
+
+import math
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from places.services import ServiceError
+
+
+class OneLineCommand(BaseCommand):
+    """A command whose every refusal is one line on stderr and a non-zero exit.
+
+    Django already prints a ``CommandError`` as one line; argparse's own errors
+    (a missing argument, an unknown option) would print the usage first, so
+    they are cut down to the one line too.
+    """
+
+    def create_parser(self, prog_name: str, subcommand: str, **kwargs) -> CommandParser:
+        parser = super().create_parser(prog_name, subcommand, **kwargs)
+
+        def error(message: str) -> None:
+            if parser.called_from_command_line:
+                parser.exit(2, f"{parser.prog}: error: {message}\n")
+            raise CommandError(f"Error: {message}")
+
+        parser.error = error
+        return parser
+
+
+def refused(e: ServiceError) -> CommandError:
+    """A service's refusal as a command's one-line error."""
+    return CommandError(e.message.replace("\n", " "))
+
+
+def place_id(text: str | int) -> int:
+    try:
+        value = int(text)
+    except (TypeError, ValueError):
+        raise CommandError(f"a place id is a whole number, not {str(text)!r}") from None
+    if value < 1:
+        raise CommandError(f"no place {value}")
+    return value
+
+
+def whole_number(option: str, text: str | int) -> int:
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        raise CommandError(f"{option} must be a whole number, not {str(text)!r}") from None
+
+
+def seconds(option: str, text: str | float) -> float:
+    """A finite number of seconds (its sign is the service's to judge)."""
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        value = math.nan
+    if not math.isfinite(value):
+        raise CommandError(f"{option} must be a number of seconds, not {str(text)!r}")
+    return value

@@ -1,0 +1,68 @@
+"""``create_place TITLE --player NAME …``: a new waiting place; prints its id alone."""
+
+from __future__ import annotations
+
+from django.core.management.base import CommandError
+
+from places import services
+from places.management.base import OneLineCommand, refused, seconds, whole_number
+from places.models import Place
+
+
+class Command(OneLineCommand):
+    help = "Create a place for five players (--player once per seat, in seat order)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("title")
+        parser.add_argument(
+            "--player",
+            action="append",
+            default=[],
+            metavar="NAME",
+            help="a player's user name; once per seat, in seat order",
+        )
+        parser.add_argument("--games", default="50", help="games to play (default 50)")
+        parser.add_argument(
+            "--pace",
+            default="0.5",
+            help='"manual" (steps only on next_turn) or seconds between steps (default 0.5)',
+        )
+        parser.add_argument(
+            "--timeout", default="10", help="a player's time limit per turn in seconds (default 10)"
+        )
+        parser.add_argument("--seed", default="", help="makes the deals reproducible")
+
+    def handle(self, *args, title, player, games, pace, timeout, seed, **options):
+        game_count = whole_number("--games", games)
+        pace_s = self.pace(pace)
+        time_limit = seconds("--timeout", timeout)
+        seed = str(seed)
+        # The service checks the rest; these would break the database's limits.
+        if game_count > 100_000:
+            raise CommandError("a place plays at most 100000 games")
+        seed_max = Place._meta.get_field("seed").max_length
+        if len(seed) > seed_max:
+            raise CommandError(f"the seed must have at most {seed_max} characters")
+        try:
+            place = services.create_place(
+                title,
+                list(player),
+                game_count=game_count,
+                pace=pace_s,
+                time_limit=time_limit,
+                seed=seed,
+            )
+        except services.ServiceError as e:
+            raise refused(e) from None
+        self.stdout.write(str(place.id))
+
+    @staticmethod
+    def pace(text) -> float | None:
+        if isinstance(text, str) and text.strip().lower() == "manual":
+            return None
+        try:
+            return seconds("--pace", text)
+        except CommandError:
+            raise CommandError(
+                f'--pace must be "manual" or a number of seconds >= 0, not {str(text)!r}'
+            ) from None
