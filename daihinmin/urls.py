@@ -8,6 +8,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", place_views.healthz, name="healthz"),
     path("", place_views.home, name="home"),
+    path("", include("places.urls")),
     path("", include("api.urls")),
 ]
 
