@@ -1,1 +1,460 @@
-"""Admin registrations for places (none yet)."""
+"""The admin pages of places: set places up, start and step them, read their records.
+
+Places are created, started and stepped through ``places.services`` (the one
+place where games change). Once a place has started, its players, number of
+games and seed are fixed; its games, turns, ranks, hands and events are a
+record, shown read-only and never deleted one by one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Count, Q, QuerySet
+from django.http import HttpRequest, HttpResponseNotAllowed, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.urls import path, reverse
+from django.utils.html import format_html
+
+from places import services
+from places.management import queries
+from places.models import (
+    PLAYERS_PER_PLACE,
+    Game,
+    Hand,
+    Place,
+    PlaceEvent,
+    Player,
+    Rank,
+    Turn,
+)
+
+#: What may still change once a place has started (the dealer reads these at each step).
+EDITABLE_WHEN_STARTED = ("title", "pace", "time_limit")
+FIXED_WHEN_STARTED = ("game_count", "seed")
+
+
+def _waiting(place: Place | None) -> bool:
+    return place is None or place.pk is None or place.state == Place.State.WAITING
+
+
+# -- places and their players ----------------------------------------------------------
+
+
+class SeatForm(forms.ModelForm):
+    """One seat's user. Rows are saved as a whole (see ``PlaceAdmin.save_formset``)."""
+
+    class Meta:
+        model = Player
+        fields = ("user",)
+
+    def _get_validation_exclusions(self):
+        # Swapping two users between seats is valid, yet each row alone clashes
+        # with the other's stored row: the formset checks that the five users
+        # are distinct, and the rows are replaced together.
+        return super()._get_validation_exclusions() | {"user"}
+
+
+class SeatsFormSet(forms.BaseInlineFormSet):
+    def seated_users(self) -> list:
+        """The users of the rows kept, top to bottom: seat 0 first."""
+        return [
+            form.cleaned_data["user"]
+            for form in self.forms
+            if form.cleaned_data
+            and form.cleaned_data.get("user")
+            and not self._should_delete_form(form)
+        ]
+
+    def clean(self) -> None:
+        super().clean()
+        if not _waiting(self.instance) or any(self.errors):
+            return  # a started place's seats are shown read-only and not saved
+        users = self.seated_users()
+        if len(users) != PLAYERS_PER_PLACE:
+            raise ValidationError(
+                f"A place needs exactly {PLAYERS_PER_PLACE} players, one per seat "
+                f"(not {len(users)})."
+            )
+        names = [u.get_username() for u in users]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise ValidationError(f"A user can sit only once in a place: {', '.join(twice)}.")
+
+
+class PlayerInline(admin.TabularInline):
+    model = Player
+    form = SeatForm
+    formset = SeatsFormSet
+    fields = ("seat_no", "user")
+    readonly_fields = ("seat_no",)
+    autocomplete_fields = ("user",)
+    ordering = ("seat",)
+    max_num = PLAYERS_PER_PLACE
+    verbose_name = "player"
+    verbose_name_plural = "players (in seat order: the top row is seat 1)"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("user")
+
+    def get_extra(self, request, obj=None, **kwargs) -> int:
+        if not _waiting(obj):
+            return 0
+        seated = obj.players.count() if obj is not None and obj.pk else 0
+        return max(0, PLAYERS_PER_PLACE - seated)
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return _waiting(obj) and super().has_add_permission(request, obj)
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return _waiting(obj) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return _waiting(obj) and super().has_delete_permission(request, obj)
+
+    @admin.display(description="seat")
+    def seat_no(self, player: Player) -> str:
+        return str(player.seat + 1) if player.pk else ""
+
+
+@admin.register(Place)
+class PlaceAdmin(admin.ModelAdmin):
+    inlines = (PlayerInline,)
+    list_display = ("title", "state", "games", "pace_display", "time_limit", "created_at")
+    list_filter = ("state",)
+    search_fields = ("title", "players__user__username", "=id")
+    date_hierarchy = "created_at"
+    actions = ("start", "next_step")
+    change_form_template = "admin/places/place/change_form.html"
+    fieldsets = (
+        (None, {"fields": ("title", "game_count", "pace", "time_limit", "seed")}),
+        (
+            "Progress",
+            {"fields": ("state", "records", "created_at", "started_at", "finished_at")},
+        ),
+    )
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                games_played=Count("games", filter=Q(games__status=Game.FINISHED), distinct=True)
+            )
+        )
+
+    def get_readonly_fields(self, request, obj=None):
+        fixed = () if _waiting(obj) else FIXED_WHEN_STARTED
+        return ("state", "records", "created_at", "started_at", "finished_at", *fixed)
+
+    # -- columns
+    @admin.display(description="games played", ordering="games_played")
+    def games(self, place: Place) -> str:
+        played = getattr(place, "games_played", None)
+        if played is None:
+            played = queries.games_played(place)
+        return f"{played}/{place.game_count}"
+
+    @admin.display(description="pace", ordering="pace")
+    def pace_display(self, place: Place) -> str:
+        return "manual" if place.pace is None else f"{place.pace:g} s"
+
+    @admin.display(description="records")
+    def records(self, place: Place) -> str:
+        if place.pk is None:
+            return "-"
+        games = reverse("admin:places_game_changelist") + f"?place__id__exact={place.pk}"
+        events = reverse("admin:places_placeevent_changelist") + f"?place__id__exact={place.pk}"
+        return format_html(
+            '<a href="{}">{} games</a> · <a href="{}">{} events</a>',
+            games,
+            place.games.count(),
+            events,
+            place.event_seq,
+        )
+
+    # -- saving: creation through the service, then only what may change
+    def save_model(self, request, obj: Place, form, change: bool) -> None:
+        if not change:
+            return  # created with its players by services.create_place, in save_formset
+        with transaction.atomic():
+            # Locked so that a place started meanwhile keeps its games and seed.
+            current = Place.objects.select_for_update().get(pk=obj.pk)
+            allowed = EDITABLE_WHEN_STARTED + (FIXED_WHEN_STARTED if _waiting(current) else ())
+            fields = [f for f in form.changed_data if f in allowed]
+            if fields:
+                # Only the changed columns: the dealer may have moved the place
+                # (engine_state, state, schedule) since this form was loaded.
+                obj.save(update_fields=[*fields, "updated_at"])
+
+    def save_formset(self, request, form, formset, change: bool) -> None:
+        if formset.model is not Player:
+            super().save_formset(request, form, formset, change)
+            return
+        place: Place = form.instance
+        formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+        users = formset.seated_users()
+        if not change:
+            created = services.create_place(
+                place.title,
+                [u.get_username() for u in users],
+                game_count=place.game_count,
+                pace=place.pace,
+                time_limit=place.time_limit,
+                seed=place.seed,
+            )
+            place.pk = created.pk
+            place._state.adding = False
+            place.refresh_from_db()
+            formset.new_objects = list(created.players.all())
+            return
+        if not formset.has_changed():
+            return
+        with transaction.atomic():
+            current = Place.objects.select_for_update().get(pk=place.pk)
+            if not _waiting(current):
+                messages.warning(request, "The place started meanwhile: its players were kept.")
+                return
+            old = list(current.players.select_related("user"))
+            current.players.all().delete()
+            new = Player.objects.bulk_create(
+                Player(place=current, user=u, seat=seat) for seat, u in enumerate(users)
+            )
+        kept = {(p.user_id, p.seat) for p in old}
+        formset.new_objects = [p for p in new if (p.user_id, p.seat) not in kept]
+        formset.deleted_objects = [p for p in old if (p.user_id, p.seat) not in kept]
+
+    # -- actions: the service's refusals become messages
+    @admin.action(description="Start the selected places", permissions=["change"])
+    def start(self, request: HttpRequest, queryset: QuerySet) -> None:
+        self._run(request, queryset, services.start_place, "Started")
+
+    @admin.action(description="Next step of the selected places", permissions=["change"])
+    def next_step(self, request: HttpRequest, queryset: QuerySet) -> None:
+        self._run(request, queryset, services.next_turn, "Stepped")
+
+    def _run(
+        self, request: HttpRequest, queryset: QuerySet, change: Callable[[int], None], done: str
+    ) -> None:
+        ok = []
+        for place in queryset.order_by("pk"):
+            try:
+                change(place.pk)
+            except services.ServiceError as e:
+                self.message_user(request, f"{place}: {e.message}", messages.ERROR)
+            else:
+                ok.append(str(place))
+        if ok:
+            self.message_user(request, f"{done}: {', '.join(ok)}.", messages.SUCCESS)
+
+    # -- the change form's buttons
+    def get_urls(self):
+        wrap = self.admin_site.admin_view
+        return [
+            path("<path:object_id>/start/", wrap(self.start_view), name="places_place_start"),
+            path(
+                "<path:object_id>/next_step/",
+                wrap(self.next_step_view),
+                name="places_place_next_step",
+            ),
+            *super().get_urls(),
+        ]
+
+    def start_view(self, request: HttpRequest, object_id: str):
+        return self._button(request, object_id, services.start_place, "Started")
+
+    def next_step_view(self, request: HttpRequest, object_id: str):
+        return self._button(request, object_id, services.next_turn, "Stepped")
+
+    def _button(self, request, object_id, change, done):
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        place = get_object_or_404(Place, pk=object_id)
+        if not self.has_change_permission(request, place):
+            raise PermissionDenied
+        self._run(request, Place.objects.filter(pk=place.pk), change, done)
+        return HttpResponseRedirect(reverse("admin:places_place_change", args=[place.pk]))
+
+
+# -- the record: read-only --------------------------------------------------------------
+
+
+class RecordAdmin(admin.ModelAdmin):
+    """Rows written by the services as a place runs: looked at, never edited."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class RecordInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+def _name(player: Player) -> str:
+    return player.user.get_username()
+
+
+class RankInline(RecordInline):
+    model = Rank
+    fields = readonly_fields = ("rank", "player_name", "created_at")
+    ordering = ("rank",)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("player__user")
+
+    @admin.display(description="player")
+    def player_name(self, rank: Rank) -> str:
+        return _name(rank.player)
+
+
+class HandInline(RecordInline):
+    model = Hand
+    fields = readonly_fields = ("player_name", "dealt_cards", "given_cards", "received_cards")
+    ordering = ("player__seat",)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("player__user")
+
+    @admin.display(description="player")
+    def player_name(self, hand: Hand) -> str:
+        return _name(hand.player)
+
+    @admin.display(description="dealt")
+    def dealt_cards(self, hand: Hand) -> str:
+        return queries.written(hand.dealt)
+
+    @admin.display(description="gave")
+    def given_cards(self, hand: Hand) -> str:
+        return queries.written(hand.given)
+
+    @admin.display(description="received")
+    def received_cards(self, hand: Hand) -> str:
+        return queries.written(hand.received)
+
+
+class TurnDisplay:
+    """Columns shared by the turn inline and the turn list."""
+
+    @admin.display(description="player")
+    def player_name(self, turn: Turn) -> str:
+        return _name(turn.player)
+
+    @admin.display(description="table")
+    def table_cards(self, turn: Turn) -> str:
+        return queries.written(turn.table)
+
+    @admin.display(description="played")
+    def played(self, turn: Turn) -> str:
+        return queries.written(turn.cards)
+
+    @admin.display(description="written")
+    def written(self, turn: Turn) -> str:
+        return " ".join(turn.submitted)
+
+
+class TurnInline(TurnDisplay, RecordInline):
+    model = Turn
+    fields = readonly_fields = (
+        "no",
+        "player_name",
+        "table_cards",
+        "revolution",
+        "played",
+        "outcome",
+        "reason",
+        "reset",
+        "opened_at",
+        "settled_at",
+    )
+    ordering = ("no",)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("player__user")
+
+
+@admin.register(Game)
+class GameAdmin(RecordAdmin):
+    list_display = ("place", "no", "status", "place_info", "created_at", "updated_at")
+    list_filter = ("status", "place_info")
+    search_fields = ("place__title", "=place__id")
+    list_select_related = ("place",)
+    inlines = (RankInline, HandInline, TurnInline)
+
+
+@admin.register(Turn)
+class TurnAdmin(TurnDisplay, RecordAdmin):
+    list_display = (
+        "game",
+        "no",
+        "player_name",
+        "table_cards",
+        "played",
+        "outcome",
+        "reason",
+        "reset",
+        "opened_at",
+        "settled_at",
+    )
+    list_filter = ("outcome", "reset", "revolution")
+    search_fields = ("game__place__title", "=game__place__id", "player__user__username")
+    list_select_related = ("game__place", "player__user")
+    fields = readonly_fields = (
+        "game",
+        "no",
+        "player_name",
+        "table_cards",
+        "revolution",
+        "played",
+        "written",
+        "outcome",
+        "reason",
+        "reset",
+        "opened_at",
+        "deadline",
+        "settled_at",
+    )
+
+
+@admin.register(Rank)
+class RankAdmin(RecordAdmin):
+    list_display = ("game", "rank", "player_name", "created_at")
+    list_filter = ("rank",)
+    search_fields = ("game__place__title", "=game__place__id", "player__user__username")
+    list_select_related = ("game__place", "player__user")
+
+    @admin.display(description="player")
+    def player_name(self, rank: Rank) -> str:
+        return _name(rank.player)
+
+
+@admin.register(PlaceEvent)
+class PlaceEventAdmin(RecordAdmin):
+    list_display = ("place", "seq", "operation", "created_at", "excerpt")
+    list_filter = ("operation",)
+    search_fields = ("place__title", "=place__id")
+    list_select_related = ("place",)
+
+    @admin.display(description="message")
+    def excerpt(self, event: PlaceEvent) -> str:
+        text = event.message
+        return text if len(text) <= 80 else text[:79] + "…"
