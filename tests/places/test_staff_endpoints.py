@@ -276,6 +276,12 @@ def test_a_script_or_a_same_site_page_may_start(staff_client, manual_place, head
     assert response.status_code == 200
 
 
+def test_an_origin_trusted_in_the_settings_may_start(staff_client, manual_place, settings):
+    settings.CSRF_TRUSTED_ORIGINS = ["https://admin.example"]
+    response = staff_client.post(url(manual_place, "start"), HTTP_ORIGIN="https://admin.example")
+    assert response.status_code == 200
+
+
 def test_no_csrf_token_is_needed(client, staff, manual_place):
     from django.test import Client
 
