@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and Redoc served from here: /api/docs/ needs no internet
     "channels",
     "places",
     "api",
@@ -172,6 +173,18 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 LOGIN_URL = "/login"
 
+# The player API authenticates bots by the session cookie alone (no CSRF token).
+# SameSite=Lax (Django's default, stated here so that nobody loosens it) keeps
+# browsers from sending it on another site's POSTs; api/security.py also refuses
+# unsafe requests whose Origin or Referer names another host.
+SESSION_COOKIE_SAMESITE = "Lax"
+
+# Failed logins (api/throttle.py): after LOGIN_FAILURE_LIMIT failures within
+# LOGIN_FAILURE_WINDOW seconds from one address or for one name, logins are
+# answered 429 TOO_MANY_ATTEMPTS until the window ends.
+LOGIN_FAILURE_LIMIT = int(env_str("LOGIN_FAILURE_LIMIT", "5"))
+LOGIN_FAILURE_WINDOW = float(env_str("LOGIN_FAILURE_WINDOW", "300"))
+
 # --- I18n -------------------------------------------------------------------
 
 LANGUAGE_CODE = "en"
@@ -195,6 +208,16 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "daihinmin player API",
     "VERSION": "0.1.0",
+    "DESCRIPTION": (
+        "The HTTP API AI players use (PROTOCOL.md §2-§3): log in with name, password and "
+        "place_id, keep the session cookie, read get_hand / get_place_info / get_rank / "
+        "get_initial_hand (.json or .xml) and play with post_cards. Errors are "
+        '{"error":{"code":…,"message":…}} (XML: <error>).'
+    ),
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --- Logging ----------------------------------------------------------------

@@ -1,0 +1,416 @@
+"""The OpenAPI description of the player API (drf-spectacular), served at /api/schema/.
+
+Each path of PROTOCOL.md §2–§3 is its own view class (see ``api/urls.py``),
+so that each one is described with the format it really answers in: JSON, XML,
+or pages and redirects for clients without a suffix. The serializers below
+only describe shapes; the views build their documents in wire order.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
+from rest_framework import serializers
+
+from api.errors import STATUS
+from api.formats import JSON, XML
+from api.params import MAX_CARDS
+from api.renderers import error_xml
+from api.views import FORM_CARD_FIELDS
+
+CARD_PATTERN = r"^(joker|[1-4]-(1[0-3]|[1-9]))$"
+JSON_TYPE, XML_TYPE, HTML_TYPE = "application/json", "application/xml", "text/html"
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+class SessionCookieScheme(OpenApiAuthenticationExtension):
+    target_class = "api.security.SessionCookieAuthentication"
+    name = "cookieAuth"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "apiKey",
+            "in": "cookie",
+            "name": settings.SESSION_COOKIE_NAME,
+            "description": "The session cookie set by POST /login or /sessions. "
+            "No CSRF token is needed; unsafe requests whose Origin or Referer names "
+            "another site are refused (403 CROSS_SITE).",
+        }
+
+
+# -- shapes ---------------------------------------------------------------------------------
+
+
+class CardFieldsSerializer(serializers.Serializer):
+    id = serializers.IntegerField(
+        min_value=1, max_value=54, help_text="(mark-1)*13+number; jokers 53, 54"
+    )
+    joker = serializers.BooleanField()
+    mark = serializers.IntegerField(min_value=0, max_value=4, help_text="1 spade … 4 club; 0 joker")
+    number = serializers.IntegerField(min_value=0, max_value=13, help_text="1 (ace) … 13; 0 joker")
+
+
+class CardSerializer(serializers.Serializer):
+    card = CardFieldsSerializer()
+
+
+class PlayerInfoSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    has_card = serializers.IntegerField(help_text="number of cards held")
+
+
+class PlaceInfoSerializer(serializers.Serializer):
+    game_count = serializers.IntegerField(help_text="games the place plays")
+    player_count = serializers.IntegerField()
+    player_infos = PlayerInfoSerializer(many=True, help_text="in seat order")
+    game_no = serializers.IntegerField(help_text="the game being played (0 before the first)")
+    turn_player = serializers.CharField(allow_null=True, help_text="whose turn is open, if any")
+    place_info = serializers.ChoiceField(choices=["Nomal", "Revolution"], help_text="the order")
+    state = serializers.ChoiceField(choices=["waiting", "running", "finished"])
+
+
+class RankEntrySerializer(serializers.Serializer):
+    name = serializers.CharField()
+    rank = serializers.IntegerField(
+        allow_null=True, help_text="in the current game; null until known"
+    )
+    last_rank = serializers.IntegerField(allow_null=True, help_text="in the last finished game")
+
+
+class RanksSerializer(serializers.Serializer):
+    game_no = serializers.IntegerField()
+    ranks = RankEntrySerializer(many=True, help_text="in seat order")
+
+
+class PostResultSerializer(serializers.Serializer):
+    result = serializers.ChoiceField(choices=["play", "pass", "miss"])
+    reason = serializers.CharField(allow_null=True, help_text="why a miss was a miss")
+    reset_place = serializers.BooleanField(help_text="the table was cleared after this turn")
+
+
+class LoggedInSerializer(serializers.Serializer):
+    player = serializers.CharField()
+    place = serializers.IntegerField()
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    code = serializers.ChoiceField(choices=sorted(STATUS))
+    message = serializers.CharField()
+
+
+class ErrorSerializer(serializers.Serializer):
+    error = ErrorDetailSerializer()
+
+
+class LoginFormSerializer(serializers.Serializer):
+    name = serializers.CharField(required=False, help_text="user name")
+    password = serializers.CharField(required=False)
+    place_id = serializers.CharField(required=False, help_text="the place's id")
+
+
+CardsFormSerializer = type(
+    "CardsFormSerializer",
+    (serializers.Serializer,),
+    {
+        f"card_{i}": serializers.RegexField(
+            CARD_PATTERN, required=False, help_text='"mark-number" or "joker"'
+        )
+        for i in range(FORM_CARD_FIELDS)
+    },
+)
+
+
+# -- examples -------------------------------------------------------------------------------
+
+_DECL = '<?xml version="1.0" encoding="UTF-8"?>\n'
+XML_HAND = (
+    _DECL + '<cards type="array">\n  <card>\n    <id type="integer">20</id>\n'
+    '    <joker type="boolean">false</joker>\n    <mark type="integer">2</mark>\n'
+    '    <number type="integer">7</number>\n  </card>\n</cards>\n'
+)
+XML_PLACE_INFO = (
+    _DECL + '<hash>\n  <game-count type="integer">50</game-count>\n'
+    '  <player-count type="integer">5</player-count>\n  <player-infos type="array">\n'
+    '    <player-info>\n      <name>User1</name>\n      <has-card type="integer">4</has-card>\n'
+    "    </player-info>\n  </player-infos>\n</hash>\n"
+)
+XML_RANKS = (
+    _DECL + '<hash>\n  <game-no type="integer">3</game-no>\n  <ranks type="array">\n'
+    '    <rank>\n      <name>User1</name>\n      <rank nil="true"/>\n'
+    '      <last-rank type="integer">2</last-rank>\n    </rank>\n  </ranks>\n</hash>\n'
+)
+XML_RESULT = (
+    _DECL + '<hash>\n  <result>play</result>\n  <reason nil="true"/>\n'
+    '  <reset-place type="boolean">false</reset-place>\n</hash>\n'
+)
+XML_LOGGED_IN = (
+    _DECL + '<hash>\n  <player>User1</player>\n  <place type="integer">26</place>\n</hash>\n'
+)
+
+_XML_STRING = {"type": "string", "description": "Rails 3 XML (PROTOCOL.md §3)"}
+_HTML_STRING = {"type": "string", "description": "an HTML page"}
+
+
+def _xml(example: str, description: str) -> OpenApiResponse:
+    return OpenApiResponse(
+        _XML_STRING, description, examples=[OpenApiExample("document", value=example)]
+    )
+
+
+_LOCATION = OpenApiParameter(
+    "Location", OpenApiTypes.STR, OpenApiParameter.HEADER, response=[302], description="where to go"
+)
+_RETRY_AFTER = OpenApiParameter(
+    "Retry-After", OpenApiTypes.INT, OpenApiParameter.HEADER, response=[429], description="seconds"
+)
+
+
+def _errors(fmt: str | None, statuses: dict[int, str]) -> dict:
+    """Error responses: the JSON or XML error body; without a suffix also the short page."""
+    out: dict = {}
+    for status, description in statuses.items():
+        example = error_xml(description.split(":")[0], "…")
+        if fmt == XML:
+            out[(status, XML_TYPE)] = _xml(example, description)
+        else:
+            out[(status, JSON_TYPE)] = OpenApiResponse(ErrorSerializer, description)
+        if fmt is None:
+            out[(status, XML_TYPE)] = _xml(example, description)
+            out[(status, HTML_TYPE)] = OpenApiResponse(_HTML_STRING, description)
+    return out
+
+
+def _document(fmt: str | None, serializer, xml_example: str, description: str) -> dict:
+    if fmt == XML:
+        return {(200, XML_TYPE): _xml(xml_example, description)}
+    return {(200, JSON_TYPE): OpenApiResponse(serializer, description)}
+
+
+_BODY_ERRORS = {
+    400: "BAD_REQUEST: a request Django cannot read (too many fields, a broken body)",
+    403: "CROSS_SITE: the Origin or Referer header names another site",
+    413: "REQUEST_TOO_LARGE: the body is too large",
+    415: "UNSUPPORTED_MEDIA_TYPE: a body that is not a form (send a form or a query string)",
+}
+
+
+def _suffix(fmt: str | None) -> str:
+    return f".{fmt}" if fmt else ""
+
+
+def _op(prefix: str, name: str, fmt: str | None, method: str) -> str:
+    base = (prefix.strip("/").replace("/", "_") + "_" if prefix else "") + name
+    return f"{base}_{fmt or 'plain'}_{method}"
+
+
+# -- one description per path -----------------------------------------------------------------
+
+_DOCUMENTS = {
+    "get_hand": (
+        CardSerializer(many=True),
+        XML_HAND,
+        "The player's hand, weakest first in the normal order, jokers last. "
+        'An empty hand is [] (XML: <nil-classes type="array"/>).',
+    ),
+    "get_initial_hand": (
+        CardSerializer(many=True),
+        XML_HAND,
+        "The cards the player was dealt in the current game, before the exchange "
+        "(the shape of get_hand).",
+    ),
+    "get_place_info": (
+        PlaceInfoSerializer,
+        XML_PLACE_INFO,
+        "The place: game_count, player_count and player_infos (seat order) come first; "
+        "the other keys follow them.",
+    ),
+    "get_rank": (
+        RanksSerializer,
+        XML_RANKS,
+        "Each player's rank in the current game (null until known) and in the last finished one.",
+    ),
+}
+
+
+def document_spec(name: str, prefix: str, fmt: str | None) -> dict:
+    serializer, example, description = _DOCUMENTS[name]
+    return {
+        "get": extend_schema(
+            operation_id=_op(prefix, name, fmt, "get"),
+            summary=f"{name}{_suffix(fmt)}" + ("" if fmt else " (JSON)"),
+            description=description + " The player and the place come from the session alone.",
+            tags=["game"],
+            request=None,
+            responses={
+                **_document(fmt, serializer, example, description),
+                **_errors(fmt or JSON, {401: "NOT_LOGGED_IN: no valid session"}),
+            },
+        )
+    }
+
+
+def post_cards_spec(prefix: str, fmt: str | None) -> dict:
+    cards = [
+        OpenApiParameter(
+            f"card_{i}",
+            {"type": "string", "pattern": CARD_PATTERN},
+            OpenApiParameter.QUERY,
+            description="a card; every parameter whose name contains card_ counts",
+        )
+        for i in range(FORM_CARD_FIELDS)
+    ]
+    if fmt:
+        done = _document(fmt, PostResultSerializer, XML_RESULT, "what the server made of it")
+    else:
+        done = {
+            (302, HTML_TYPE): OpenApiResponse(None, "a form client: back to /operations"),
+            (200, JSON_TYPE): OpenApiResponse(
+                PostResultSerializer, "a client that sent Accept: application/json"
+            ),
+        }
+    return {
+        "post": extend_schema(
+            operation_id=_op(prefix, "post_cards", fmt, "post"),
+            summary=f"post_cards{_suffix(fmt)}",
+            description=(
+                "Plays the cards of every parameter whose name contains `card_` (form body "
+                "and query string; blank values ignored); none at all is a pass. Card strings: "
+                '"mark-number" ("2-3") or "joker". An illegal action is a miss: a result, '
+                f"answered 200. More than {MAX_CARDS} cards or an unknown card string is "
+                "INVALID_CARD and changes nothing."
+            ),
+            tags=["play"],
+            parameters=[*cards, _LOCATION],
+            request={t: CardsFormSerializer for t in FORM_TYPES},
+            responses={
+                **done,
+                **_errors(
+                    fmt,
+                    {
+                        **_BODY_ERRORS,
+                        400: "INVALID_CARD: a card string in no known form, or too many cards; "
+                        "BAD_REQUEST: an unreadable body",
+                        401: "NOT_LOGGED_IN: no valid session",
+                        405: "METHOD_NOT_ALLOWED",
+                        409: "NO_TURN_OPEN: no game running or the turn is being settled; "
+                        "NOT_YOUR_TURN: another player's turn, or this player already acted",
+                    },
+                ),
+            },
+        )
+    }
+
+
+def login_spec(path: str, fmt: str | None, with_form: bool) -> dict:
+    fields = [
+        OpenApiParameter(name, OpenApiTypes.STR, OpenApiParameter.QUERY, description=text)
+        for name, text in (
+            ("name", "user name (or in the form body)"),
+            ("password", "password (or in the form body)"),
+            ("place_id", "the place's id (or in the form body)"),
+        )
+    ]
+    if fmt:
+        done = _document(fmt, LoggedInSerializer, XML_LOGGED_IN, "logged in; the cookie is set")
+    else:
+        done = {
+            (302, HTML_TYPE): OpenApiResponse(None, "logged in: to /operations"),
+            (200, JSON_TYPE): OpenApiResponse(
+                LoggedInSerializer, "logged in (Accept: application/json)"
+            ),
+        }
+    spec = {
+        "post": extend_schema(
+            operation_id=_op("", path, fmt, "post"),
+            summary=f"log in ({path}{_suffix(fmt)})",
+            description=(
+                "Logs the user in as a player of the place and sets the session cookie. "
+                "The fields come as a form body or as query parameters. Repeated failures "
+                "from one address or for one name are answered 429 for a while."
+            ),
+            tags=["login"],
+            auth=[],
+            parameters=[*fields, _LOCATION, _RETRY_AFTER],
+            request={t: LoginFormSerializer for t in FORM_TYPES},
+            responses={
+                **done,
+                **_errors(
+                    fmt,
+                    {
+                        **_BODY_ERRORS,
+                        401: "LOGIN_FAILED: wrong name, password or place",
+                        429: "TOO_MANY_ATTEMPTS: wait Retry-After seconds",
+                    },
+                ),
+            },
+        )
+    }
+    if with_form:
+        spec["get"] = extend_schema(
+            operation_id=_op("", path, fmt, "get"),
+            summary="the login page",
+            description="An HTML page whose first form posts name, password and place_id to "
+            "/sessions.",
+            tags=["login"],
+            auth=[],
+            request=None,
+            responses={(200, HTML_TYPE): OpenApiResponse(_HTML_STRING, "the login form")},
+        )
+    return spec
+
+
+def logout_spec(fmt: str | None) -> dict:
+    if fmt:
+        done = {204: OpenApiResponse(None, "logged out")}
+    else:
+        done = {(302, HTML_TYPE): OpenApiResponse(None, "logged out: to /login")}
+    spec = {}
+    for method in ("get", "post"):
+        responses = dict(done)
+        if method == "post":
+            responses.update(_errors(fmt, {403: _BODY_ERRORS[403]}))
+        spec[method] = extend_schema(
+            operation_id=_op("", "logout", fmt, method),
+            summary=f"log out (logout{_suffix(fmt)})",
+            description="Ends the session.",
+            tags=["login"],
+            auth=[],
+            request=None,
+            parameters=[_LOCATION] if not fmt else [],
+            responses=responses,
+        )
+    return spec
+
+
+def operations_spec() -> dict:
+    return {
+        "get": extend_schema(
+            operation_id="operations_page_get",
+            summary="the manual-play page",
+            description="The hand, the place, links to the documents and one form (the first "
+            "on the page) posting card_0 … card_13 to /operations/post_cards. "
+            "Not logged in: 302 to /login.",
+            tags=["play"],
+            request=None,
+            parameters=[_LOCATION],
+            responses={
+                (200, HTML_TYPE): OpenApiResponse(_HTML_STRING, "the page"),
+                (302, HTML_TYPE): OpenApiResponse(None, "not logged in: to /login"),
+            },
+        )
+    }
+
+
+def described(view_cls, label: str, spec: dict, **attrs):
+    """A subclass of ``view_cls`` with ``attrs`` (its ``fmt``) and its own OpenAPI description."""
+    name = f"{view_cls.__name__}_{label}"
+    cls = type(name, (view_cls,), {"__module__": view_cls.__module__, **attrs})
+    return extend_schema_view(**spec)(cls)

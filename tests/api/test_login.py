@@ -1,0 +1,275 @@
+"""Logging in (PROTOCOL.md §2): GET /login, POST /sessions and /login, as form, query or JSON."""
+
+from __future__ import annotations
+
+import json
+import time
+from urllib.parse import urlencode
+
+import pytest
+from django.conf import global_settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from tests.api.helpers import DECL, FORM, body, data, error_json, error_xml, forms
+
+pytestmark = pytest.mark.django_db
+
+
+def creds(name="alice", place=None, password=None, **more):
+    fields = {"name": name, "password": password or f"{name}-pw", "place_id": place}
+    fields.update(more)
+    return fields
+
+
+def test_the_login_page_s_first_form_posts_name_password_and_place_id_to_sessions(client):
+    response = client.get("/login")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/html; charset=utf-8"
+    first = forms(body(response))[0]
+    assert (first.action, first.method) == ("/sessions", "post")
+    assert list(first.fields) == ["name", "password", "place_id"]
+    assert first.types["password"] == "password"
+    assert first.submits == 1
+    assert 'class="site-header"' in body(response)  # it extends base.html
+
+
+def test_the_login_page_keeps_a_name_and_place_given_in_the_query(client):
+    first = forms(body(client.get("/login?name=alice&place_id=7")))[0]
+    assert first.fields["name"] == "alice"
+    assert first.fields["place_id"] == "7"
+
+
+@pytest.mark.parametrize("path", ["/sessions", "/login"])
+def test_a_form_login_redirects_to_operations_and_remembers_the_place(client, place, path):
+    response = client.post(path, urlencode(creds(place=place.id)), content_type=FORM)
+    assert response.status_code == 302
+    assert response["Location"] == "/operations"
+    assert client.session["place_id"] == place.id
+    assert client.session["_auth_user_id"] == str(get_user_model().objects.get(username="alice").pk)
+
+
+def test_a_multipart_form_login_works_too(client, place):
+    assert client.post("/sessions", creds(place=place.id)).status_code == 302
+
+
+@pytest.mark.parametrize("path", ["/sessions", "/login"])
+def test_a_login_in_the_query_string_works_as_the_founding_document_says(client, place, path):
+    response = client.post(f"{path}?{urlencode(creds(place=place.id))}")
+    assert response.status_code == 302
+    assert client.session["place_id"] == place.id
+
+
+def test_body_fields_win_over_query_fields(client, place):
+    response = client.post(
+        f"/sessions?{urlencode(creds(place=place.id, password='wrong'))}",
+        urlencode({"password": "alice-pw"}),
+        content_type=FORM,
+    )
+    assert response.status_code == 302
+
+
+@pytest.mark.parametrize("path", ["/login.json", "/sessions.json"])
+def test_a_json_login_answers_the_player_and_the_place(client, place, path):
+    response = client.post(path, urlencode(creds(place=place.id)), content_type=FORM)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json; charset=utf-8"
+    assert response.content == b'{"player":"alice","place":%d}' % place.id
+    assert response.cookies["sessionid"].value
+
+
+def test_accept_application_json_asks_for_the_json_answer(client, place):
+    response = client.post("/login", creds(place=place.id), headers={"Accept": "application/json"})
+    assert response.status_code == 200
+    assert data(response) == {"player": "alice", "place": place.id}
+
+
+def test_a_browser_accept_header_gets_the_redirect(client, place):
+    accept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+    response = client.post("/login", creds(place=place.id), headers={"Accept": accept})
+    assert response.status_code == 302
+
+
+def test_an_xml_login_answers_in_rails_xml(client, place):
+    response = client.post("/sessions.xml", creds(place=place.id))
+    assert response.status_code == 200
+    assert body(response) == DECL + (
+        f'<hash>\n  <player>alice</player>\n  <place type="integer">{place.id}</place>\n</hash>\n'
+    )
+
+
+def test_the_session_cookie_is_http_only_and_same_site_lax(client, place):
+    response = client.post("/sessions.json", creds(place=place.id))
+    cookie = response.cookies["sessionid"]
+    assert cookie["samesite"] == "Lax"
+    assert cookie["httponly"]
+
+
+def test_logging_in_gives_a_new_session_key(client, place):
+    client.get("/login")
+    client.cookies["sessionid"] = "attacker-chosen-session-key"
+    client.post("/sessions", creds(place=place.id))
+    assert client.cookies["sessionid"].value != "attacker-chosen-session-key"
+
+
+def test_passwords_are_stored_hashed_with_django_s_default_hasher(client, place, settings):
+    settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS  # the suite uses MD5 for speed
+    alice = get_user_model().objects.get(username="alice")
+    alice.set_password("alice-pw")
+    alice.save()
+    assert alice.password.startswith("pbkdf2_sha256$")
+    assert "alice-pw" not in alice.password
+    assert client.post("/sessions.json", creds(place=place.id)).status_code == 200
+
+
+def test_logging_in_to_another_place_switches_the_session_to_it(client, users, make_place):
+    first = make_place()
+    second = make_place()
+    client.post("/sessions", creds(place=first.id))
+    client.post("/sessions", creds(place=second.id))
+    assert client.session["place_id"] == second.id
+
+
+FAILURES = {
+    "an unknown user": lambda place: creds("mallory", place, password="x"),
+    "a wrong password": lambda place: creds(place=place, password="bob-pw"),
+    "a user who is not a player of that place": lambda place: creds("frank", place),
+    "a place that does not exist": lambda place: creds(place=place + 1000),
+    "a place id that is no number": lambda place: creds(place="one"),
+    "a fullwidth-digit place id": lambda place: creds(place="１"),
+    "a missing place id": lambda place: {"name": "alice", "password": "alice-pw"},
+    "a missing name": lambda place: {"password": "alice-pw", "place_id": place},
+    "nothing at all": lambda place: {},
+    "a NUL byte in the name": lambda place: creds(name="ali\x00ce", place=place),
+    "a very long name": lambda place: creds(name="a" * 10_000, place=place),
+}
+
+
+@pytest.mark.parametrize("case", FAILURES)
+def test_a_failed_json_login_is_401_login_failed(client, place, case):
+    response = client.post("/sessions.json", urlencode(FAILURES[case](place.id)), content_type=FORM)
+    assert response.status_code == 401
+    error_json("LOGIN_FAILED", response)
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_failed_xml_login_is_the_xml_error_body(client, place):
+    response = client.post("/login.xml", creds(place=place.id, password="nope"))
+    assert response.status_code == 401
+    error_xml("LOGIN_FAILED", response)
+
+
+def test_a_failed_form_login_shows_the_login_page_again_with_401(client, place):
+    response = client.post("/sessions", creds(place=place.id, password="nope"))
+    assert response.status_code == 401
+    assert response["Content-Type"] == "text/html; charset=utf-8"
+    assert "wrong name, password or place" in body(response)
+    assert forms(body(response))[0].action == "/sessions"
+
+
+def test_a_failed_login_leaves_an_earlier_session_alone(alice, place):
+    alice.post("/sessions", creds(place=place.id, password="nope"))
+    assert alice.get("/get_hand.json").status_code == 200
+
+
+def test_a_get_to_sessions_is_405(client):
+    response = client.get("/sessions.json")
+    assert response.status_code == 405
+    error_json("METHOD_NOT_ALLOWED", response)
+    assert response["Allow"] == "POST"
+
+
+def test_a_json_body_is_refused_with_415(client, place):
+    response = client.post(
+        "/sessions.json",
+        json.dumps({"name": "alice", "password": "alice-pw", "place_id": place.id}),
+        content_type="application/json",
+    )
+    assert response.status_code == 415
+    error_json("UNSUPPORTED_MEDIA_TYPE", response)
+
+
+# -- slowing down guessing ------------------------------------------------------------------
+
+
+@pytest.fixture
+def low_limits(settings):
+    settings.LOGIN_FAILURE_LIMIT = 3
+    settings.LOGIN_FAILURE_WINDOW = 60
+    return settings
+
+
+def fail(client, place, name="alice", addr="10.0.0.1"):
+    return client.post("/sessions.json", creds(name, place.id, password="guess"), REMOTE_ADDR=addr)
+
+
+def test_after_the_limit_of_failures_from_one_address_logins_get_429(client, place, low_limits):
+    for i in range(3):
+        assert fail(client, place, name=f"user{i}").status_code == 401
+    response = fail(client, place, name="someone-else")
+    assert response.status_code == 429
+    error_json("TOO_MANY_ATTEMPTS", response)
+    assert 1 <= int(response["Retry-After"]) <= 60
+
+
+def test_while_limited_even_the_right_password_is_refused(client, place, low_limits):
+    for _ in range(3):
+        fail(client, place)
+    response = client.post("/sessions.json", creds(place=place.id), REMOTE_ADDR="10.0.0.1")
+    assert response.status_code == 429
+    assert "_auth_user_id" not in client.session
+
+
+def test_failures_for_one_name_are_limited_across_addresses(client, place, low_limits):
+    for i in range(3):
+        assert fail(client, place, addr=f"10.0.1.{i}").status_code == 401
+    response = fail(client, place, addr="10.0.2.1")
+    assert response.status_code == 429
+    # another name from a fresh address is not affected
+    assert (
+        client.post("/sessions.json", creds("bob", place.id), REMOTE_ADDR="10.0.3.1").status_code
+        == 200
+    )
+
+
+def test_a_success_clears_the_count(client, place, low_limits):
+    for _ in range(2):
+        fail(client, place)
+    assert (
+        client.post("/sessions.json", creds(place=place.id), REMOTE_ADDR="10.0.0.1").status_code
+        == 200
+    )
+    for _ in range(2):
+        assert fail(client, place).status_code == 401
+
+
+def test_the_limit_ends_with_its_window(client, place, low_limits):
+    low_limits.LOGIN_FAILURE_WINDOW = 1
+    for _ in range(3):
+        fail(client, place)
+    limited = fail(client, place)
+    assert limited.status_code == 429
+    assert limited["Retry-After"] == "1"
+    time.sleep(1.1)
+    assert (
+        client.post("/sessions.json", creds(place=place.id), REMOTE_ADDR="10.0.0.1").status_code
+        == 200
+    )
+
+
+def test_a_form_client_that_is_limited_gets_the_login_page_with_429(client, place, low_limits):
+    for _ in range(3):
+        fail(client, place)
+    response = client.post("/sessions", creds(place=place.id, password="x"), REMOTE_ADDR="10.0.0.1")
+    assert response.status_code == 429
+    assert "Retry-After" in response
+    assert "too many failed logins" in body(response)
+
+
+def test_limits_default_to_five_failures_in_five_minutes(settings):
+    assert settings.LOGIN_FAILURE_LIMIT == 5
+    assert settings.LOGIN_FAILURE_WINDOW == 300
+
+
+def test_a_fresh_client_is_not_logged_in():
+    assert Client().get("/get_hand.json").status_code == 401
