@@ -190,6 +190,21 @@ class PlaceAdmin(admin.ModelAdmin):
                 # Only the changed columns: the dealer may have moved the place
                 # (engine_state, state, schedule) since this form was loaded.
                 obj.save(update_fields=[*fields, "updated_at"])
+        resumed = (
+            current.state == Place.State.RUNNING
+            and current.pace is None
+            and "pace" in fields
+            and obj.pace is not None
+        )
+        if resumed:
+            # A manual place between steps has nothing scheduled: without a
+            # step now, it would wait for a next_turn that nobody sends.
+            try:
+                services.next_turn(obj.pk)
+            except services.ServiceError:
+                pass  # a turn is open: the player's action schedules what follows
+            else:
+                messages.info(request, f"{obj}: resumed at a pace of {obj.pace:g} s.")
 
     def save_formset(self, request, form, formset, change: bool) -> None:
         if formset.model is not Player:

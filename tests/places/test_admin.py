@@ -10,7 +10,7 @@ from places import services
 from places.models import Game, Place, PlaceEvent, Rank, Turn
 
 from .conftest import NAMES
-from .drive import play_out
+from .drive import engine_state, play_out
 
 CHANGELIST = "/admin/places/place/"
 ADD = "/admin/places/place/add/"
@@ -214,7 +214,7 @@ def test_a_started_place_shows_its_players_read_only(admin_client, make_place):
 def test_saving_a_started_place_changes_only_its_title_pace_and_time_limit(
     admin_client, make_place, users, more_users
 ):
-    place = make_place(pace=None)
+    place = make_place(pace=5)
     services.start_place(place.id)
     services.next_turn(place.id)
     before = Place.objects.get(pk=place.id)
@@ -230,6 +230,16 @@ def test_saving_a_started_place_changes_only_its_title_pace_and_time_limit(
     assert after.engine_state == before.engine_state
     assert after.event_seq == before.event_seq
     assert [p.user.username for p in after.players.order_by("seat")] == list(NAMES)
+
+
+def test_a_paused_place_given_a_pace_resumes_at_once(admin_client, make_place, users):
+    place = make_place(pace=None)
+    services.start_place(place.id)  # start_place, then it waits for next_turn
+    data = {**place_form(pace="0"), **existing_seats(place, users)}
+    response = admin_client.post(change_url(place), data, follow=True)
+    assert f"{Place.objects.get(pk=place.id)}: resumed at a pace of 0 s." in texts(response)
+    assert engine_state(place.id).needs_action  # at pace 0: on to the first player's turn
+    assert place.events.filter(operation="start_game").exists()
 
 
 @pytest.mark.xfail(
