@@ -165,6 +165,20 @@ def test_create_place_lists_every_problem_on_its_one_line(users):
     assert "one game" in why
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="services.create_place should refuse these too (the command and the admin form do)",
+)
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"pace": float("nan")}, {"pace": float("inf")}, {"game_count": 100_001}, {"seed": "x" * 65}],
+    ids=["nan-pace", "infinite-pace", "too-many-games", "long-seed"],
+)
+def test_the_service_refuses_what_the_command_refuses(users, kwargs):
+    with pytest.raises(services.ServiceError):
+        services.create_place("Bad", NAMES, **kwargs)
+
+
 # -- start_place -----------------------------------------------------------------------------
 
 
