@@ -178,8 +178,9 @@ def advance(state: GameState) -> tuple[GameState, list[Event]]:
     """The step between turns: open the next turn, or end the game."""
     if state.phase != READY:
         raise ActionError(NO_TURN_OPEN, f"the game is {state.phase}, not between turns")
-    holding = [s for s, h in enumerate(state.hands) if h]
-    if len(holding) <= 1:
+    hands = state.hands
+    if sum(1 for h in hands if h) <= 1:
+        holding = [s for s, h in enumerate(hands) if h]
         ranks = list(state.ranks)
         events: list[Event] = []
         for s in holding:  # the last player takes the last free rank
@@ -190,7 +191,7 @@ def advance(state: GameState) -> tuple[GameState, list[Event]]:
         )
         events.append(EndGame(state.game_no, state.revolution, tuple(ranks)))
         return new, events
-    table = () if state.table is None else tuple(sorted_ids(state.table.mask))
+    table = () if state.table is None else state.table.cards
     new = state.replace(phase=TURN_OPEN, turn_no=state.turn_no + 1)
     return new, [StartTurn(state.turn, table, state.revolution)]
 
@@ -282,7 +283,7 @@ def _reset(state: GameState, **changes: object) -> GameState:
 def _play(state: GameState, seat: int, play: Play) -> tuple[GameState, TurnResult, list[Event]]:
     hands = list(state.hands)
     hands[seat] &= ~play.mask
-    cards = tuple(sorted_ids(play.mask))
+    cards = play.cards
     trick_revs = state.trick_revolutions + (1 if play.kind == Kind.GROUP and play.size >= 4 else 0)
     flip = trick_revs % 2 == 1
     if not hands[seat]:  # rule 1: finished

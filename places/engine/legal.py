@@ -72,7 +72,8 @@ def _stair_shapes(row: int, jokers: int, revolution: bool) -> tuple[tuple[int, i
     for i, a in enumerate(xs):
         for b in xs[i:]:
             span = b - a + 1
-            interior = row & (((1 << b) - 1) ^ ((1 << (a + 1)) - 1))
+            # the row's cards strictly between a and b (none when a == b)
+            interior = row & ((1 << b) - (1 << (a + 1))) if b > a else 0
             # keep a and b; drop any subset of the interior as long as the
             # gaps stay within the jokers we have
             base_gaps = span - 2 - interior.bit_count() if a != b else 0
@@ -195,13 +196,14 @@ def legal_plays(hand: int, table: Play | None, revolution: bool) -> list[Play]:
                             out.extend(p for p in ps if p.strength > beat)
         else:
             if beat < JOKER_STRENGTH - 1:
-                for x in range(13):
-                    if _strength(x, revolution) > beat:
-                        r = real & INDEX_MASK[x]
-                        if r:
-                            ps = _group_plays(x, r, jokers, revolution).get(size)
-                            if ps:
-                                out.extend(ps)
+                # the indexes stronger than the table, in the order in force
+                stronger = range(0, 12 - beat) if revolution else range(beat + 1, 13)
+                for x in stronger:
+                    r = real & INDEX_MASK[x]
+                    if r:
+                        ps = _group_plays(x, r, jokers, revolution).get(size)
+                        if ps:
+                            out.extend(ps)
             if jokers and beat < JOKER_STRENGTH:
                 ps = _joker_plays(jokers).get(size)
                 if ps:

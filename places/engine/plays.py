@@ -8,7 +8,17 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from .cards import EIGHT_MASK, INDEX, INDEX_MASK, JOKER_MASK, JOKER_STRENGTH, MARK, iter_ids
+from .cards import (
+    EIGHT_MASK,
+    INDEX,
+    INDEX_MASK,
+    JOKER_MASK,
+    JOKER_STRENGTH,
+    MARK,
+    format_card,
+    iter_ids,
+    sorted_ids,
+)
 
 
 class Kind(IntEnum):
@@ -52,7 +62,7 @@ class Play:
     for singles and groups, the stair's ends for a stair; -1 for jokers only.
     """
 
-    __slots__ = ("mask", "kind", "size", "strength", "low", "high")
+    __slots__ = ("mask", "kind", "size", "strength", "low", "high", "_cards")
 
     def __init__(self, mask: int, kind: Kind, size: int, strength: int, low: int, high: int):
         self.mask = mask
@@ -61,6 +71,14 @@ class Play:
         self.strength = strength
         self.low = low
         self.high = high
+        self._cards: tuple[int, ...] | None = None
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        """The card ids, weakest first (computed once: events and the table need them)."""
+        if self._cards is None:
+            self._cards = tuple(sorted_ids(self.mask))
+        return self._cards
 
     @property
     def is_revolution(self) -> bool:
@@ -84,9 +102,7 @@ class Play:
         return hash((self.mask, self.kind, self.strength))
 
     def __repr__(self) -> str:
-        from .cards import format_card, sorted_ids
-
-        cards = ",".join(format_card(c) for c in sorted_ids(self.mask))
+        cards = ",".join(format_card(c) for c in self.cards)
         return f"Play({self.kind.name}, [{cards}], strength={self.strength})"
 
 
@@ -113,16 +129,22 @@ def read_play(mask: int, revolution: bool) -> tuple[Play, ...]:
     if not real:  # both jokers: the group of two above every other pair
         return (Play(mask, Kind.GROUP, size, JOKER_STRENGTH, -1, -1),)
 
-    indexes = [INDEX[c] for c in iter_ids(real)]
+    first = INDEX[(real & -real).bit_length() - 1]
     readings: list[Play] = []
-    first = indexes[0]
-    if all(x == first for x in indexes):
+    if not real & ~INDEX_MASK[first]:  # every real card of one number: a group
         readings.append(Play(mask, Kind.GROUP, size, _strength(first, revolution), first, first))
+        if size >= 3 and real & (real - 1) == 0:  # one card with two jokers: a stair too
+            stair = _read_stair(mask, real, [first], jokers, size, revolution)
+            if stair is not None:
+                readings.append(stair)
+        return tuple(readings)
     if size >= 3:
-        stair = _read_stair(mask, real, indexes, jokers, size, revolution)
+        stair = _read_stair(
+            mask, real, [INDEX[c] for c in iter_ids(real)], jokers, size, revolution
+        )
         if stair is not None:
-            readings.append(stair)
-    return tuple(readings)
+            return (stair,)
+    return ()
 
 
 def _read_stair(
