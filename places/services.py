@@ -489,6 +489,9 @@ def place_info(place_id: int) -> dict:
         "game_no": state.game_no if state else 0,
         "turn_player": seats[game.turn].name if game is not None and state.needs_action else None,
         "place_info": wire.order_name(game.revolution if game else False),
+        "place_cards": [
+            wire.api_card(c) for c in (sorted_ids(game.table.mask) if game and game.table else [])
+        ],
         "state": place.state,
     }
 

@@ -1,8 +1,8 @@
-"""Staff endpoints (PROTOCOL.md §5), included from the root URLconf at ""."""
+"""Staff endpoints (PROTOCOL.md §5) and the public event log, included from the root URLconf at ""."""
 
 from django.urls import re_path
 
-from places import staff_views
+from places import event_views, staff_views
 
 ID = r"^places/(?P<place_id>[0-9]+)/"
 
@@ -12,4 +12,5 @@ urlpatterns = [
     re_path(ID + r"info\.json$", staff_views.info, name="staff-info"),
     re_path(ID + r"players_card\.json$", staff_views.players_card, name="staff-players-card"),
     re_path(ID + r"graph\.json$", staff_views.graph, name="staff-graph"),
+    re_path(ID + r"events\.json$", event_views.events, name="place-events"),
 ]
