@@ -1,0 +1,41 @@
+"""``python -m bots --server URL --place ID --name NAME --password PW --strategy greedy``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+
+from bots.client import Bot
+from bots.strategies import STRATEGIES
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bots", description="Run one AI player.")
+    parser.add_argument("--server", default="http://127.0.0.1:8000")
+    parser.add_argument("--place", type=int, required=True)
+    parser.add_argument("--name", required=True)
+    parser.add_argument("--password", required=True)
+    parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="greedy")
+    parser.add_argument("--transport", choices=["http", "ws"], default="http")
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("-v", "--verbose", action="store_true")
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(asctime)s %(name)s %(message)s",
+    )
+    bot = Bot(
+        args.server,
+        args.place,
+        args.name,
+        args.password,
+        STRATEGIES[args.strategy](args.seed),
+        transport=args.transport,
+    )
+    asyncio.run(bot.run())
+    print(f"{args.name}: {bot.turns_played} turns, {bot.results}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,209 @@
+"""A client of the wire protocol: log in, read the hand, post cards, follow events.
+
+Only HTTP and WebSocket, as any bot in any language would do it::
+
+    import asyncio
+    from bots.client import Bot
+    from bots.strategies import greedy_player
+
+    bot = Bot("http://127.0.0.1:8000", place_id=1, name="alice", password="pw",
+              strategy=greedy_player(), transport="ws")
+    asyncio.run(bot.run())   # returns after end_place
+
+With ``transport="http"`` the bot reads its hand and posts with HTTP (the 2011
+way); with ``"ws"`` it acts over the place's WebSocket. Either way it follows
+the events of ``ws://HOST/ws/places/ID/`` and reconnects when the connection
+drops, asking the server whose turn it is when it comes back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import logging
+from urllib.parse import urlsplit
+
+import httpx
+import websockets
+
+from bots.strategies import Strategy
+from bots.table import TableView, card_ids
+from places.engine.cards import format_card, mask_of, sorted_ids
+from places.engine.plays import read_play
+
+logger = logging.getLogger("bots")
+
+
+class ProtocolError(Exception):
+    """The server answered with an error body (``{"error": {"code", "message"}}``)."""
+
+    def __init__(self, code: str, message: str, status: int = 0):
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.status = status
+
+
+class Bot:
+    def __init__(
+        self,
+        server: str,
+        place_id: int,
+        name: str,
+        password: str,
+        strategy: Strategy,
+        transport: str = "http",
+        ws_server: str | None = None,
+        reconnect_delay: float = 0.5,
+    ):
+        if transport not in ("http", "ws"):
+            raise ValueError("transport is 'http' or 'ws'")
+        self.server = server.rstrip("/")
+        self.place_id = int(place_id)
+        self.name = name
+        self.password = password
+        self.strategy = strategy
+        self.transport = transport
+        parts = urlsplit(ws_server or self.server)
+        scheme = "wss" if parts.scheme in ("https", "wss") else "ws"
+        self.ws_url = f"{scheme}://{parts.netloc}/ws/places/{self.place_id}/"
+        self.reconnect_delay = reconnect_delay
+        self.view = TableView(place_id=self.place_id, me=name)
+        self.http: httpx.AsyncClient | None = None
+        self._socket = None
+        self._replies: asyncio.Queue[dict] = asyncio.Queue()
+        self._acting: asyncio.Task | None = None
+        self._done = asyncio.Event()
+        self.turns_played = 0
+        self.results: dict[str, int] = {}
+
+    # -- HTTP ---------------------------------------------------------------
+
+    async def login(self) -> dict:
+        assert self.http is not None
+        r = await self.http.post(
+            "/login.json",
+            data={"name": self.name, "password": self.password, "place_id": str(self.place_id)},
+        )
+        return _json_or_raise(r)
+
+    async def get_hand(self) -> list[int]:
+        if self.transport == "ws":
+            reply = await self._ask({"action": "get_hand"})
+            return card_ids(reply["cards"])
+        r = await self.http.get("/operations/get_hand.json")
+        return card_ids(_json_or_raise(r))
+
+    async def get_place_info(self) -> dict:
+        r = await self.http.get("/operations/get_place_info.json")
+        return _json_or_raise(r)
+
+    async def post_cards(self, cards: list[str]) -> dict:
+        if self.transport == "ws":
+            return await self._ask({"action": "post_cards", "cards": cards})
+        data = {f"card_{i}": c for i, c in enumerate(cards)}
+        r = await self.http.post("/operations/post_cards.json", data=data)
+        return _json_or_raise(r)
+
+    async def _ask(self, request: dict) -> dict:
+        await self._socket.send(json.dumps(request))
+        reply = await asyncio.wait_for(self._replies.get(), timeout=30)
+        if "error" in reply:
+            raise ProtocolError(reply["error"]["code"], reply["error"]["message"])
+        return reply
+
+    # -- playing -------------------------------------------------------------
+
+    async def act(self) -> None:
+        """Our turn: read the hand, choose, post."""
+        try:
+            hand = mask_of(await self.get_hand())
+            choice = self.strategy(hand, self.view.table, self.view.revolution)
+            cards = [] if choice is None else [format_card(c) for c in sorted_ids(choice)]
+            result = await self.post_cards(cards)
+            self.turns_played += 1
+            key = result.get("result", "?")
+            self.results[key] = self.results.get(key, 0) + 1
+            if key == "miss":
+                logger.info("%s missed: %s", self.name, result.get("reason"))
+        except ProtocolError as e:
+            # NOT_YOUR_TURN / NO_TURN_OPEN: the turn moved on without us (a timeout)
+            logger.warning("%s: %s", self.name, e)
+        except (TimeoutError, httpx.HTTPError, websockets.ConnectionClosed) as e:
+            logger.warning("%s: acting failed (%s); will retry on reconnect", self.name, e)
+
+    def on_event(self, event: dict) -> None:
+        if event.get("place") != self.place_id:
+            return
+        self.view.on_event(event)
+        op = event["operation"]
+        if op == "start_turn" and event["player"] == self.name:
+            self._acting = asyncio.ensure_future(self.act())
+        elif op == "end_place":
+            self._done.set()
+
+    async def _catch_up(self) -> None:
+        """After (re)connecting: if the turn is ours, we may have missed start_turn."""
+        info = await self.get_place_info()
+        if info.get("state") == "finished":
+            self._done.set()
+            return
+        if info.get("turn_player") == self.name and (self._acting is None or self._acting.done()):
+            self.view.revolution = info.get("place_info") == "Revolution"
+            table = card_ids(info.get("place_cards", []))
+            self.view.table = read_play(mask_of(table), self.view.revolution)[0] if table else None
+            self._acting = asyncio.ensure_future(self.act())
+
+    async def run(self) -> None:
+        """Play until ``end_place``."""
+        async with httpx.AsyncClient(base_url=self.server, timeout=30) as http:
+            self.http = http
+            await self.login()
+            cookie = f"sessionid={http.cookies.get('sessionid')}"
+            for attempt in itertools.count():
+                try:
+                    async with websockets.connect(
+                        self.ws_url, additional_headers={"Cookie": cookie}, max_size=2**22
+                    ) as socket:
+                        self._socket = socket
+                        await self._catch_up()
+                        async for text in socket:
+                            try:
+                                message = json.loads(text)
+                            except ValueError:
+                                continue  # 2011 servers sent empty frames now and then
+                            if "reply" in message:
+                                self._replies.put_nowait(message)
+                            else:
+                                self.on_event(message)
+                            if self._done.is_set():
+                                break
+                    if self._done.is_set():
+                        break
+                except (OSError, websockets.WebSocketException, httpx.HTTPError) as e:
+                    if self._done.is_set():
+                        break
+                    logger.info("%s: connection lost (%s); reconnecting", self.name, e)
+                    await asyncio.sleep(min(5.0, self.reconnect_delay * (attempt + 1)))
+                    try:
+                        await self.login()
+                        cookie = f"sessionid={http.cookies.get('sessionid')}"
+                    except (httpx.HTTPError, ProtocolError):
+                        pass
+            if self._acting is not None:
+                await asyncio.gather(self._acting, return_exceptions=True)
+
+
+def _json_or_raise(response: httpx.Response):
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if response.status_code >= 400 or (isinstance(body, dict) and "error" in body):
+        error = (body or {}).get("error", {}) if isinstance(body, dict) else {}
+        raise ProtocolError(
+            error.get("code", f"HTTP_{response.status_code}"),
+            error.get("message", response.text[:200]),
+            response.status_code,
+        )
+    return body

@@ -1,0 +1,124 @@
+"""Sample players. A strategy maps what the bot sees to a play (a card mask) or a pass (None).
+
+- ``random``: a random legal play, or a pass.
+- ``greedy``: the weakest legal play, keeping jokers and 2s for later.
+- ``shedder``: plays to empty its hand in few tricks (see its docstring).
+"""
+
+from __future__ import annotations
+
+import random as _random
+from collections.abc import Callable
+
+from places.engine.cards import INDEX_MASK, JOKER_MASK
+from places.engine.legal import legal_plays
+from places.engine.plays import Kind, Play
+
+Strategy = Callable[[int, "Play | None", bool], "int | None"]
+
+TWOS = INDEX_MASK[12]
+
+
+def _no_legal_action(hand: int) -> int:
+    """Nothing is legal (say, only a joker left to lead): any play is a miss."""
+    return hand
+
+
+def random_player(seed: int | None = None) -> Strategy:
+    rng = _random.Random(seed)
+
+    def choose(hand: int, table: Play | None, revolution: bool) -> int | None:
+        options = legal_plays(hand, table, revolution)
+        n = len(options) + (table is not None)
+        if n == 0:
+            return _no_legal_action(hand)
+        i = rng.randrange(n)
+        return None if i == len(options) else options[i].mask
+
+    return choose
+
+
+def _precious(play: Play) -> bool:
+    return bool(play.mask & (JOKER_MASK | TWOS))
+
+
+def greedy_player(seed: int | None = None) -> Strategy:
+    def choose(hand: int, table: Play | None, revolution: bool) -> int | None:
+        options = legal_plays(hand, table, revolution)
+        if not options:
+            return None if table is not None else _no_legal_action(hand)
+        cheap = [p for p in options if not _precious(p)]
+        if cheap:
+            options = cheap
+        elif table is not None and hand.bit_count() > 3:
+            return None  # keep jokers and 2s for the end
+        best = min(options, key=lambda p: (p.strength, -p.size))
+        return best.mask
+
+    return choose
+
+
+def shedder_player(seed: int | None = None) -> Strategy:
+    """Sheds many cards per play and breaks few combinations.
+
+    Leading, it plays the combination that empties the most cards among the
+    weaker half of its hand (stairs and groups before singles). Following, it
+    prefers plays that do not break a pair or stair it holds, cuts with an 8
+    when that wins the lead for a strong follow-up, and spends jokers and 2s
+    only when few cards remain. It never leaves itself a forbidden finish when
+    it can avoid it: a lone joker or 2 is played before the last card.
+    """
+
+    def structure_cost(hand: int, play: Play, revolution: bool) -> int:
+        """How many of the remaining hand's plays of two or more cards this play destroys."""
+        before = _multi_count(hand, revolution)
+        after = _multi_count(hand & ~play.mask, revolution)
+        return before - after
+
+    def choose(hand: int, table: Play | None, revolution: bool) -> int | None:
+        options = legal_plays(hand, table, revolution)
+        if not options:
+            return None if table is not None else _no_legal_action(hand)
+        n = hand.bit_count()
+        finishing = [p for p in options if p.mask == hand]
+        if finishing:
+            return finishing[0].mask
+        strongest = JOKER_MASK | (INDEX_MASK[0] if revolution else TWOS)
+        if table is None:
+            # two cards left with a precious one: lead the precious one now
+            if n == 2 and hand & strongest:
+                lone = [p for p in options if p.size == 1 and p.mask & strongest]
+                if lone:
+                    return lone[0].mask
+            cheap = [p for p in options if not p.mask & strongest] or options
+            return min(
+                cheap,
+                key=lambda p: (
+                    p.strength - 2 * p.size - (3 if p.kind == Kind.STAIR else 0),
+                    structure_cost(hand, p, revolution),
+                ),
+            ).mask
+        cheap = [p for p in options if not p.mask & strongest]
+        if not cheap:
+            if n > 4:
+                return None
+            cheap = options
+        return min(
+            cheap,
+            key=lambda p: (structure_cost(hand, p, revolution), p.strength, -p.size),
+        ).mask
+
+    return choose
+
+
+def _multi_count(hand: int, revolution: bool) -> int:
+    return sum(
+        1 for p in legal_plays(hand, None, revolution) if p.size >= 2 and not p.mask & JOKER_MASK
+    )
+
+
+STRATEGIES: dict[str, Callable[[int | None], Strategy]] = {
+    "random": random_player,
+    "greedy": greedy_player,
+    "shedder": shedder_player,
+}

@@ -1,0 +1,13 @@
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.server import Server
+
+
+@pytest.fixture
+def server(tmp_path):
+    s = Server(tmp_path)
+    s.start()
+    yield s
+    s.stop()

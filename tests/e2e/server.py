@@ -1,0 +1,171 @@
+"""A real server for end-to-end tests: daphne in a subprocess, on its own database.
+
+pytest-django's live_server has no WebSockets, so the tests start daphne
+themselves, on a free port, with a database of their own (a SQLite file, or a
+fresh PostgreSQL database when DATABASE_URL points at PostgreSQL) and the
+channel layer of the environment (Redis when REDIS_URL is set).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, workdir: Path, **env: str):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}"
+        self.workdir = workdir
+        self.env = {
+            **os.environ,
+            "DEBUG": "1",
+            "DEALER_AUTOSTART": "1",
+            "DEALER_LEASE_SECONDS": "1",
+            "PYTHONUNBUFFERED": "1",
+            **env,
+        }
+        self.env.pop("DJANGO_SETTINGS_MODULE", None)
+        self._pg_admin_url: str | None = None
+        base = os.environ.get("DATABASE_URL", "")
+        if base.startswith(("postgres://", "postgresql://")):
+            name = f"daihinmin_e2e_{uuid.uuid4().hex[:10]}"
+            parts = urlsplit(base)
+            self._pg_admin_url = urlunsplit(parts._replace(path="/postgres"))
+            self._pg_db = name
+            self._psql(f'CREATE DATABASE "{name}"')
+            self.env["DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{name}"))
+        else:
+            self.env["DATABASE_URL"] = f"sqlite:///{workdir / 'e2e.sqlite3'}"
+        self.process: subprocess.Popen | None = None
+        self.log = open(workdir / "daphne.log", "ab")  # noqa: SIM115 - closed in stop()
+        self.manage("migrate", "--noinput")
+
+    def _psql(self, sql: str) -> None:
+        import psycopg
+
+        with psycopg.connect(self._pg_admin_url, autocommit=True) as conn:
+            conn.execute(sql)
+
+    def manage(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            check=check,
+            timeout=120,
+        )
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "daihinmin.asgi:application",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    # the dealer starts with the first connection
+                    return
+            except httpx.HTTPError:
+                pass
+            if self.process.poll() is not None:
+                raise RuntimeError(f"daphne exited: see {self.workdir / 'daphne.log'}")
+            time.sleep(0.1)
+        raise RuntimeError("daphne did not answer within 30 s")
+
+    def kill(self) -> None:
+        """Kill -9: no clean shutdown, as a crash or a power cut."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.log.close()
+        if self._pg_admin_url:
+            self._psql(f'DROP DATABASE IF EXISTS "{self._pg_db}" WITH (FORCE)')
+
+    def bot(
+        self,
+        place_id: int,
+        name: str,
+        password: str,
+        strategy: str = "greedy",
+        transport: str = "http",
+    ) -> subprocess.Popen:
+        return subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "bots",
+                "--server",
+                self.url,
+                "--place",
+                str(place_id),
+                "--name",
+                name,
+                "--password",
+                password,
+                "--strategy",
+                strategy,
+                "--transport",
+                transport,
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+
+    def events(self, place_id: int) -> list[dict]:
+        """The place's whole event log, read back over HTTP."""
+        out: list[dict] = []
+        after = 0
+        while True:
+            body = httpx.get(
+                f"{self.url}/places/{place_id}/events.json", params={"after": after}, timeout=10
+            ).json()
+            assert body["first_seq"] == after + 1
+            out.extend(body["events"])
+            if body["last_seq"] == after:
+                return out
+            after = body["last_seq"]

@@ -1,0 +1,115 @@
+"""End to end: daphne, the management commands and five bot processes that
+speak only the wire protocol play a seeded place; a spectator at ``ws://HOST/``
+sees every event, in order, and the engine agrees with each one."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import time
+
+import pytest
+import websockets
+
+from tests.e2e.event_replay import check_stream
+
+NAMES = ["alice", "bob", "charlie", "dave", "eve"]
+
+pytestmark = pytest.mark.e2e
+
+
+def create_place(server, games: int, pace: str = "0", timeout: str = "5", seed: str = "e2e") -> int:
+    for name in NAMES:
+        server.manage("create_user", name, "--password", f"{name}-pw")
+    players = [arg for name in NAMES for arg in ("--player", name)]
+    out = server.manage(
+        "create_place",
+        "E2E",
+        *players,
+        "--games",
+        str(games),
+        "--pace",
+        pace,
+        "--timeout",
+        timeout,
+        "--seed",
+        seed,
+    )
+    return int(out.stdout.strip())
+
+
+async def watch(ws_url: str, place_id: int, events: list[dict], done: asyncio.Event) -> None:
+    """Collect one place's events from the every-place stream, reconnecting, until end_place."""
+    while not done.is_set():
+        try:
+            async with websockets.connect(ws_url + "/") as socket:
+                async for text in socket:
+                    message = json.loads(text)
+                    if message.get("place") != place_id:
+                        continue
+                    events.append(message)
+                    if message["operation"] == "end_place":
+                        done.set()
+                        return
+        except (OSError, websockets.WebSocketException):
+            await asyncio.sleep(0.2)
+
+
+def finish_bots(bots: list[subprocess.Popen], timeout: float = 120) -> list[str]:
+    outputs = []
+    deadline = time.monotonic() + timeout
+    for bot in bots:
+        out, _ = bot.communicate(timeout=max(1, deadline - time.monotonic()))
+        assert bot.returncode == 0, out
+        outputs.append(out)
+    return outputs
+
+
+@pytest.mark.parametrize("transport", ["http", "ws"])
+async def test_five_wire_bots_play_a_seeded_place_and_a_spectator_sees_every_event(
+    server, transport
+):
+    place_id = create_place(server, games=3)
+    events: list[dict] = []
+    done = asyncio.Event()
+    watcher = asyncio.ensure_future(watch(server.ws_url, place_id, events, done))
+    await asyncio.sleep(0.3)  # the spectator is connected before anything happens
+    bots = [server.bot(place_id, n, f"{n}-pw", "greedy", transport) for n in NAMES]
+    server.manage("start_place", str(place_id))
+    await asyncio.wait_for(done.wait(), timeout=120)
+    await watcher
+    outputs = await asyncio.to_thread(finish_bots, bots)
+
+    summary = check_stream(events, NAMES, game_count=3, seed="e2e")
+    assert events[0]["operation"] == "start_place" and events[-1]["operation"] == "end_place"
+    assert server.events(place_id) == events  # the live stream is the log
+    assert sum(summary.points) == 3 * 10
+    assert sum(int(o.split(" turns")[0].split(": ")[1]) for o in outputs) == summary.turns
+
+
+async def test_killing_the_server_mid_game_loses_no_turn_and_applies_none_twice(server):
+    place_id = create_place(server, games=3, pace="0.02", timeout="5", seed="crash")
+    bots = [server.bot(place_id, n, f"{n}-pw", "greedy", "http") for n in NAMES]
+    server.manage("start_place", str(place_id))
+    # let the place get into its second game
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if any(
+            e["operation"] == "start_game" and e["game"]["no"] == 2 for e in server.events(place_id)
+        ):
+            break
+        await asyncio.sleep(0.2)
+    else:
+        pytest.fail("the place did not reach game 2")
+    before = len(server.events(place_id))
+    server.kill()
+    server.start()  # the same database; a new process with a new dealer
+    await asyncio.to_thread(finish_bots, bots)
+    events = server.events(place_id)
+    assert len(events) > before
+    assert events[-1]["operation"] == "end_place"
+    summary = check_stream(events, NAMES, game_count=3, seed="crash")
+    assert sum(summary.points) == 30
+    status = json.loads(server.manage("place_status", str(place_id), "--json").stdout)
+    assert status["state"] == "finished"
