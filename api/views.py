@@ -309,6 +309,10 @@ def _card_label(cid: int) -> str:
     return _MARKS[card["mark"]] + _NUMBERS.get(card["number"], str(card["number"]))
 
 
+def _shown(cid: int) -> dict:
+    return {"written": format_card(cid), "label": _card_label(cid)}
+
+
 class OperationsView(ApiView):
     """``GET /operations``: the hand, the place and the form the 2011 bots submitted."""
 
@@ -328,7 +332,9 @@ class OperationsView(ApiView):
             "title": "Operations · daihinmin",
             "place_id": place_id,
             "player": dj.user.get_username(),
-            "hand": [{"written": format_card(c), "label": _card_label(c)} for c in hand],
+            "hand": [_shown(c) for c in hand],
+            # the table, where services.place_info gives it (PROTOCOL.md: the page shows it)
+            "table": [_shown(c["card"]["id"]) for c in info.get("place_cards") or []],
             "info": info,
             "players": [
                 {**p, **next((r for r in ranks["ranks"] if r["name"] == p["name"]), {})}
