@@ -4,7 +4,7 @@ from django.urls import re_path
 
 from places import event_views, staff_views
 
-ID = r"^places/(?P<place_id>[0-9]+)/"
+ID = r"^places/(?P<place_id>[0-9]{1,18})/"  # longer ids overflow the database's integers
 
 urlpatterns = [
     re_path(ID + r"start(?:\.json)?$", staff_views.start, name="staff-start"),

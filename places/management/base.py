@@ -39,7 +39,7 @@ def place_id(text: str | int) -> int:
         value = int(text)
     except (TypeError, ValueError):
         raise CommandError(f"a place id is a whole number, not {str(text)!r}") from None
-    if value < 1:
+    if not 1 <= value < 2**63:  # beyond the database's integers: surely no place
         raise CommandError(f"no place {value}")
     return value
 

@@ -147,6 +147,8 @@ def test_create_place_takes_a_pace_of_zero(users):
         ([*PLAYERS, "--timeout", "-3"], "the time limit must be positive"),
         ([*PLAYERS, "--timeout", "soon"], "--timeout must be a number of seconds, not 'soon'"),
         ([*PLAYERS, "--seed", "x" * 65], "the seed must have at most 64 characters"),
+        ([*PLAYERS, "--timeout", "1e308"], "--pace and --timeout are at most 86400 seconds"),
+        ([*PLAYERS, "--pace", "86401"], "--pace and --timeout are at most 86400 seconds"),
     ],
 )
 def test_create_place_refuses_bad_input_with_one_line(users, args, why):
@@ -187,6 +189,9 @@ def test_start_place_starts_a_waiting_place(make_place):
     assert run("start_place", str(place.id)).strip() == f"place {place.id} running"
     place.refresh_from_db()
     assert place.state == Place.State.RUNNING
+    # the server's dealer sends start_place: this process's events would reach no socket
+    assert not place.events.exists() and place.next_step_at is not None
+    assert services.run_due(place.id)
     assert place.events.first().operation == "start_place"
 
 
@@ -201,6 +206,11 @@ def test_start_place_refuses_a_place_already_started(make_place):
 @pytest.mark.django_db
 def test_start_place_refuses_an_unknown_place():
     assert refusal("start_place", "999") == "no place 999"
+
+
+@pytest.mark.django_db
+def test_start_place_refuses_an_id_beyond_the_databases_integers():
+    assert refusal("start_place", str(2**64)) == f"no place {2**64}"
 
 
 @pytest.mark.django_db

@@ -8,6 +8,9 @@ from places import services
 from places.management.base import OneLineCommand, refused, seconds, whole_number
 from places.models import Place
 
+#: Longer waits are surely typos (and far longer ones overflow the clock's arithmetic).
+ONE_DAY = 86_400
+
 
 class Command(OneLineCommand):
     help = "Create a place for five players (--player once per seat, in seat order)."
@@ -40,6 +43,8 @@ class Command(OneLineCommand):
         # The service checks the rest; these would break the database's limits.
         if game_count > 100_000:
             raise CommandError("a place plays at most 100000 games")
+        if max(pace_s or 0, time_limit) > ONE_DAY:
+            raise CommandError(f"--pace and --timeout are at most {ONE_DAY} seconds")
         seed_max = Place._meta.get_field("seed").max_length
         if len(seed) > seed_max:
             raise CommandError(f"the seed must have at most {seed_max} characters")

@@ -16,7 +16,9 @@ class Command(OneLineCommand):
     def handle(self, *args, id, **options):
         pk = place_id(id)
         try:
-            services.start_place(pk)
+            # the running server's dealer takes the first step: events sent
+            # from this process would reach no socket of the server's
+            services.schedule_start(pk)
         except services.ServiceError as e:
             raise refused(e) from None
         state = Place.objects.values_list("state", flat=True).get(pk=pk)
