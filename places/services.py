@@ -10,6 +10,7 @@ to the event log inside the transaction and sent only after commit, in order.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
@@ -78,6 +79,10 @@ class PostResult:
 
 # -- creating places ---------------------------------------------------------
 
+MAX_GAMES = 100_000
+MAX_SECONDS = 86_400  # a pace or time limit beyond a day is a typo, and overflows datetimes
+SEED_MAX_LENGTH = 64
+
 
 def create_place(
     title: str,
@@ -96,12 +101,14 @@ def create_place(
         problems.append(f"a place needs {PLAYERS_PER_PLACE} players, not {len(usernames)}")
     if len(set(usernames)) != len(usernames):
         problems.append("a user can sit only once in a place")
-    if game_count < 1:
-        problems.append("a place plays at least one game")
-    if pace is not None and pace < 0:
-        problems.append("the pace is manual or a number of seconds >= 0")
-    if time_limit <= 0:
-        problems.append("the time limit must be positive")
+    if not 1 <= game_count <= MAX_GAMES:
+        problems.append(f"a place plays at least one game and at most {MAX_GAMES}")
+    if pace is not None and not (math.isfinite(pace) and 0 <= pace <= MAX_SECONDS):
+        problems.append(f"the pace is manual or 0 to {MAX_SECONDS} seconds")
+    if not (math.isfinite(time_limit) and 0 < time_limit <= MAX_SECONDS):
+        problems.append(f"the time limit must be more than 0 and at most {MAX_SECONDS} seconds")
+    if len(seed) > SEED_MAX_LENGTH:
+        problems.append(f"the seed has at most {SEED_MAX_LENGTH} characters")
     users = {u.username: u for u in get_user_model().objects.filter(username__in=usernames)}
     missing = [n for n in usernames if n not in users]
     if missing:
@@ -137,13 +144,14 @@ def seats_of(place_id: int) -> tuple[Seat, ...]:
     """The players of a place in seat order (fixed once it started: cached)."""
     seats = _seats_cache.get(place_id)
     if seats is None:
-        seats = tuple(
-            Seat(p.id, p.user_id, p.user.get_username())
-            for p in Player.objects.filter(place_id=place_id)
-            .select_related("user")
+        players = list(
+            Player.objects.filter(place_id=place_id)
+            .select_related("user", "place")
             .order_by("seat")
         )
-        if len(seats) == PLAYERS_PER_PLACE:
+        seats = tuple(Seat(p.id, p.user_id, p.user.get_username()) for p in players)
+        # a waiting place can still be re-seated in the admin: cache only once started
+        if len(seats) == PLAYERS_PER_PLACE and players[0].place.state != Place.State.WAITING:
             _seats_cache[place_id] = seats
     return seats
 
@@ -163,6 +171,7 @@ class _Change:
         self.seats = seats_of(place.id)
         self.messages: list[dict] = []
         self.submitted: list[str] = []  # what the acting player wrote
+        self.start_pending = False  # started by another process: the dealer steps first
 
     # engine events -> rows and wire messages
     def record(
@@ -268,6 +277,8 @@ class _Change:
             place.turn_deadline = None
         elif state.needs_action:
             place.next_step_at = None
+        elif self.start_pending:
+            pass  # the dealer takes the first step at once (next_step_at is now)
         else:
             place.turn_deadline = None
             place.next_step_at = (
@@ -322,18 +333,35 @@ def _changing(place_id: int) -> Iterator[_Change]:
 
 
 def start_place(place_id: int) -> None:
-    """Start a waiting place: ``start_place``, then the dealer drives it."""
+    """Start a waiting place now: ``start_place``, then the dealer drives it.
+
+    For the server's own process (the admin, the staff endpoint). Another
+    process (a management command) uses :func:`schedule_start`: with the
+    in-memory channel layer, events sent from it would reach nobody.
+    """
     with _changing(place_id) as change:
-        place = change.place
-        if place.state != Place.State.WAITING:
-            raise ServiceError(ALREADY_STARTED, "the place has already been started", 409)
-        if len(change.seats) != PLAYERS_PER_PLACE:
-            raise ServiceError(INVALID_PLACE, "the place does not have five players", 400)
-        place.state = Place.State.RUNNING
-        place.started_at = change.now
-        change.state = engine.new_place(place.game_count, PLAYERS_PER_PLACE)
+        _begin(change)
         change.step()
         change.run_on()
+
+
+def schedule_start(place_id: int) -> None:
+    """Mark a waiting place as started; the server's dealer takes the first step."""
+    with _changing(place_id) as change:
+        _begin(change)
+        change.place.next_step_at = change.now
+        change.start_pending = True
+
+
+def _begin(change: _Change) -> None:
+    place = change.place
+    if place.state != Place.State.WAITING:
+        raise ServiceError(ALREADY_STARTED, "the place has already been started", 409)
+    if len(change.seats) != PLAYERS_PER_PLACE:
+        raise ServiceError(INVALID_PLACE, "the place does not have five players", 400)
+    place.state = Place.State.RUNNING
+    place.started_at = change.now
+    change.state = engine.new_place(place.game_count, PLAYERS_PER_PLACE)
 
 
 def next_turn(place_id: int) -> None:

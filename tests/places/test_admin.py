@@ -242,10 +242,6 @@ def test_a_paused_place_given_a_pace_resumes_at_once(admin_client, make_place, u
     assert place.events.filter(operation="start_game").exists()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="services.seats_of caches the seats of a waiting place: it must cache only once started",
-)
 def test_a_re_seated_place_starts_with_its_new_players(admin_client, make_place, users, more_users):
     place = make_place(pace=None)
     services.place_info(place.id)  # a bot polls before the start: the seats get cached
