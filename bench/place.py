@@ -1,0 +1,156 @@
+"""A whole place on the real server: daphne, five greedy bot processes, pace 0.
+
+Prints, per transport and database: wall time, turns/s, p50/p99 of the time
+from a ``start_turn`` to its ``end_turn`` (as a spectator at ``ws://HOST/``
+sees them) and the server's peak memory; the median of several runs.
+
+    python bench/place.py [--games 50] [--runs 3] [--transport http ws] [--db sqlite postgres]
+
+PostgreSQL runs use ``postgres://postgres@127.0.0.1:5432`` with Redis at
+``redis://127.0.0.1:6379/0`` (a fresh database per run). Not a test: figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import websockets  # noqa: E402
+
+from tests.e2e.server import Server  # noqa: E402
+
+NAMES = ["bench1", "bench2", "bench3", "bench4", "bench5"]
+PG_URL = "postgres://postgres@127.0.0.1:5432/postgres"
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+def peak_memory_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def spectate(ws_url: str, place_id: int, out: list[tuple[float, dict]], ready: asyncio.Event):
+    async with websockets.connect(ws_url + "/", max_size=2**22) as socket:
+        ready.set()
+        async for text in socket:
+            message = json.loads(text)
+            if message.get("place") != place_id:
+                continue
+            out.append((time.perf_counter(), message))
+            if message["operation"] == "end_place":
+                return
+
+
+def one_run(db: str, transport: str, games: int) -> dict:
+    env = {}
+    saved = {k: os.environ.get(k) for k in ("DATABASE_URL", "REDIS_URL")}
+    if db == "postgres":
+        os.environ["DATABASE_URL"], os.environ["REDIS_URL"] = PG_URL, REDIS_URL
+    else:
+        os.environ.pop("DATABASE_URL", None)
+        os.environ.pop("REDIS_URL", None)
+    try:
+        server = Server(Path(tempfile.mkdtemp(prefix="bench-place-")), **env)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    server.start()
+    try:
+        for name in NAMES:
+            server.manage("create_user", name, "--password", "pw")
+        players = [a for n in NAMES for a in ("--player", n)]
+        place_id = int(
+            server.manage(
+                "create_place",
+                "bench",
+                *players,
+                "--games",
+                str(games),
+                "--pace",
+                "0",
+                "--timeout",
+                "10",
+                "--seed",
+                "bench",
+            ).stdout
+        )
+        bots = [server.bot(place_id, n, "pw", "greedy", transport) for n in NAMES]
+
+        async def run() -> list[tuple[float, dict]]:
+            seen: list[tuple[float, dict]] = []
+            ready = asyncio.Event()
+            task = asyncio.ensure_future(spectate(server.ws_url, place_id, seen, ready))
+            await ready.wait()
+            await asyncio.sleep(1.5)  # the bots log in and connect
+            await asyncio.to_thread(server.manage, "start_place", str(place_id))
+            await asyncio.wait_for(task, timeout=3600)
+            return seen
+
+        seen = asyncio.run(run())
+        for bot in bots:
+            bot.wait(60)
+        memory = peak_memory_mb(server.process.pid)
+    finally:
+        server.stop()
+    start = next(t for t, m in seen if m["operation"] == "start_place")
+    end = next(t for t, m in seen if m["operation"] == "end_place")
+    latencies, opened = [], None
+    for t, m in seen:
+        if m["operation"] == "start_turn":
+            opened = t
+        elif m["operation"] == "end_turn" and opened is not None:
+            latencies.append((t - opened) * 1000)
+            opened = None
+    latencies.sort()
+    turns = len(latencies)
+    return {
+        "wall": end - start,
+        "turns": turns,
+        "turns_per_s": turns / (end - start),
+        "p50_ms": latencies[len(latencies) // 2],
+        "p99_ms": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))],
+        "memory_mb": memory,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--transport", nargs="+", default=["http", "ws"])
+    parser.add_argument("--db", nargs="+", default=["sqlite", "postgres"])
+    args = parser.parse_args()
+    print(f"{args.games}-game place, pace 0, five greedy bots; median of {args.runs} runs")
+    print(
+        f"{'db':9} {'transport':9} {'wall s':>8} {'turns':>6} {'turns/s':>8} "
+        f"{'p50 ms':>7} {'p99 ms':>7} {'peak MB':>8}"
+    )
+    for db in args.db:
+        for transport in args.transport:
+            runs = [one_run(db, transport, args.games) for _ in range(args.runs)]
+            med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+            print(
+                f"{db:9} {transport:9} {med['wall']:8.1f} {med['turns']:6.0f} "
+                f"{med['turns_per_s']:8.1f} {med['p50_ms']:7.1f} {med['p99_ms']:7.1f} "
+                f"{med['memory_mb']:8.1f}",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
