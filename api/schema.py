@@ -26,9 +26,13 @@ from api.params import MAX_CARDS
 from api.renderers import error_xml
 from api.views import FORM_CARD_FIELDS
 
-CARD_PATTERN = r"^(joker|[1-4]-(1[0-3]|[1-9]))$"
+#: A written card, or blank (ignored); white space around it and the case of "joker" are forgiven.
+CARD_PATTERN = r"^\s*([Jj][Oo][Kk][Ee][Rr]|[1-4]-(1[0-3]|[1-9]))?\s*$"
 JSON_TYPE, XML_TYPE, HTML_TYPE = "application/json", "application/xml", "text/html"
-FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+# multipart/form-data works too, but daphne (Twisted) parses such bodies itself and
+# answers a bare 400 to some of them before Django sees them: only the form
+# encoding of the 2011 pages (and of Mechanize) is described.
+FORM_TYPES = ("application/x-www-form-urlencoded",)
 
 
 class SessionCookieScheme(OpenApiAuthenticationExtension):
@@ -121,7 +125,10 @@ CardsFormSerializer = type(
     (serializers.Serializer,),
     {
         f"card_{i}": serializers.RegexField(
-            CARD_PATTERN, required=False, help_text='"mark-number" or "joker"'
+            CARD_PATTERN,
+            required=False,
+            allow_blank=True,
+            help_text='"mark-number" or "joker"; blank is ignored',
         )
         for i in range(FORM_CARD_FIELDS)
     },
