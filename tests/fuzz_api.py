@@ -75,7 +75,7 @@ def wait_until_up(base: str, server: subprocess.Popen, seconds: float = 30) -> N
     raise SystemExit("fuzz: daphne did not come up")
 
 
-def schemathesis(base: str, extra: list[str], timeout: float) -> int:
+def schemathesis(base: str, extra: list[str], timeout: float, cwd: Path) -> int:
     command = [
         SCHEMATHESIS,
         "run",
@@ -97,7 +97,7 @@ def schemathesis(base: str, extra: list[str], timeout: float) -> int:
     ]
     log("$ " + " ".join(c if "sessionid=" not in c else "Cookie: sessionid=…" for c in command))
     try:
-        return subprocess.run(command, cwd=ROOT, timeout=timeout).returncode
+        return subprocess.run(command, cwd=cwd, timeout=timeout).returncode
     except subprocess.TimeoutExpired:
         log(f"schemathesis ran over {timeout:.0f} s")
         return 1
@@ -156,9 +156,9 @@ def main() -> int:
             return 1
         cookie = ["-H", f"Cookie: sessionid={login.cookies['sessionid']}"]
         started = time.monotonic()
-        rc = schemathesis(base, [*cookie, "--exclude-path-regex", "^/logout"], RUN_TIMEOUT)
+        rc = schemathesis(base, [*cookie, "--exclude-path-regex", "^/logout"], RUN_TIMEOUT, work)
         left = max(30.0, RUN_TIMEOUT - (time.monotonic() - started))
-        rc = schemathesis(base, [*cookie, "--include-path-regex", "^/logout"], left) or rc
+        rc = schemathesis(base, [*cookie, "--include-path-regex", "^/logout"], left, work) or rc
         log(f"both runs took {time.monotonic() - started:.0f} s")
         summarize(work / "access.log")
         errors = [
