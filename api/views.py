@@ -20,6 +20,7 @@ from django.contrib.auth import logout as auth_logout
 from django.core.exceptions import ObjectDoesNotExist
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from rest_framework import exceptions
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.renderers import JSONRenderer
@@ -110,6 +111,9 @@ class ApiView(APIView):
         response = super().finalize_response(request, response, *args, **kwargs)
         if "Allow" in response:  # DRF lists OPTIONS, which these views do not serve
             response["Allow"] = ", ".join(m for m in self.allowed_methods if m != "OPTIONS")
+        add_never_cache_headers(response)  # a hand is private and changes every turn
+        if self.serves_pages and not self.fmt:
+            patch_vary_headers(response, ["Accept"])  # a page, or JSON/XML for Accept
         return response
 
 

@@ -131,3 +131,8 @@ def test_a_session_whose_user_left_the_place_is_not_logged_in(alice, place):
     response = alice.get("/get_hand.json")
     assert response.status_code == 401
     error_json("NOT_LOGGED_IN", response)
+
+
+def test_hands_are_never_cached(alice):
+    cache_control = alice.get("/get_hand.json")["Cache-Control"]
+    assert "no-store" in cache_control and "private" in cache_control

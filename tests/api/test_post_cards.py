@@ -227,3 +227,7 @@ def test_no_parameter_can_act_for_another_player(bob, place):
     assert response.status_code == 409
     error_json("NOT_YOUR_TURN", response)
     assert snapshot(place.id) == before
+
+
+def test_answers_chosen_by_accept_vary_on_accept(alice, place):
+    assert "Accept" in alice.post("/post_cards", {"card_0": "zz"})["Vary"]
