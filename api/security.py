@@ -30,21 +30,26 @@ _DEFAULT_PORTS = {"http": "80", "https": "443"}
 PLACE_KEY = "place_id"
 
 
-def _netloc(scheme: str, netloc: str) -> str:
-    """``host:port`` lower-cased, the scheme's default port dropped."""
-    netloc = netloc.lower()
+def netloc(scheme: str, host: str) -> str:
+    """``host[:port]`` lower-cased, the scheme's default port dropped."""
+    host = host.lower()
     port = _DEFAULT_PORTS.get(scheme.lower())
-    if port and netloc.endswith(":" + port):
-        netloc = netloc[: -len(port) - 1]
-    return netloc
+    if port and host.endswith(":" + port):
+        host = host[: -len(port) - 1]
+    return host
 
 
-def _request_netloc(request: HttpRequest) -> str:
-    return _netloc(request.scheme or "http", request.get_host())
+def request_netloc(request: HttpRequest) -> str:
+    return netloc(request.scheme or "http", request.get_host())
 
 
-def _names_another_host(url: str, own: str) -> bool:
-    """True when ``url`` is an http(s) address of another host (or the opaque ``null``)."""
+def names_another_host(url: str, own: str) -> bool:
+    """True when ``url`` is an http(s) address of another host than ``own`` (see :func:`netloc`).
+
+    The opaque origin ``null`` counts as another host; text that is no http(s)
+    address (the 2011 WebSocket sample sent ``Origin: TODO``) names no host.
+    Usable for a WebSocket handshake's Origin too.
+    """
     if url.strip().lower() == "null":  # sandboxed frames, data: and file: pages
         return True
     try:
@@ -53,9 +58,10 @@ def _names_another_host(url: str, own: str) -> bool:
         return False  # not an address a browser would send
     if parts.scheme.lower() not in _DEFAULT_PORTS or not parts.netloc:
         return False  # not an http(s) origin (no browser sends those): nothing to compare
-    if url.strip().rstrip("/") in getattr(settings, "CSRF_TRUSTED_ORIGINS", []):
+    trusted = {o.rstrip("/").lower() for o in getattr(settings, "CSRF_TRUSTED_ORIGINS", [])}
+    if f"{parts.scheme}://{parts.netloc}".lower() in trusted:  # exact origins only, no wildcards
         return False
-    return _netloc(parts.scheme, parts.netloc) != own
+    return netloc(parts.scheme, parts.netloc) != own
 
 
 def check_same_origin(request: HttpRequest) -> None:
@@ -64,7 +70,7 @@ def check_same_origin(request: HttpRequest) -> None:
         return
     origin = request.META.get("HTTP_ORIGIN")
     header, value = ("Origin", origin) if origin else ("Referer", request.META.get("HTTP_REFERER"))
-    if value and _names_another_host(value, _request_netloc(request)):
+    if value and names_another_host(value, request_netloc(request)):
         raise ApiError(
             CROSS_SITE,
             f"refused: the {header} header names another site; "

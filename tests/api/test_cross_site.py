@@ -72,6 +72,7 @@ def test_a_post_with_no_origin_but_a_foreign_referer_is_refused(alice, place):
         {"Origin": "http://TESTSERVER:80"},
         {"Referer": "http://testserver/operations"},
         {"Origin": "http://testserver", "Referer": "http://evil.example/"},
+        {"Origin": "TODO"},  # what the 2011 WebSocket sample sent: names no site
     ],
 )
 def test_the_site_s_own_pages_may_post(alice, place, headers):
@@ -85,6 +86,16 @@ def test_an_origin_trusted_in_settings_may_post(alice, place, settings):
         "/post_cards.json",
         {"card_0": a_safe_single(place)},
         headers={"Origin": "https://play.example"},
+    )
+    assert response.status_code == 200
+
+
+def test_a_referer_from_a_trusted_origin_may_post(alice, place, settings):
+    settings.CSRF_TRUSTED_ORIGINS = ["https://play.example"]
+    response = alice.post(
+        "/post_cards.json",
+        {"card_0": a_safe_single(place)},
+        headers={"Referer": "https://play.example/operations"},
     )
     assert response.status_code == 200
 
