@@ -193,6 +193,20 @@ def test_no_game_running_is_409_no_turn_open(client, waiting_place):
     assert snapshot(waiting_place.id) == before
 
 
+def test_a_finished_place_is_409_no_turn_open(client, make_place):
+    place = make_place(game_count=1)
+    users = {s.name: s.user_id for s in services.seats_of(place.id)}
+    while (turn := services.place_info(place.id)["turn_player"]) is not None:
+        services.post_cards(place.id, users[turn], [])  # a pass when leading: a miss
+    assert services.place_info(place.id)["state"] == "finished"
+    login(client, "alice", place.id)
+    before = snapshot(place.id)
+    response = post_json(client, card_0="2-3")
+    assert response.status_code == 409
+    error_json("NO_TURN_OPEN", response)
+    assert snapshot(place.id) == before
+
+
 def test_errors_in_xml_are_the_xml_error_body(bob, place):
     response = bob.post("/operations/post_cards.xml")
     assert response.status_code == 409
