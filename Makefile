@@ -12,8 +12,8 @@ PYTEST_ARGS   ?=
 .PHONY: help venv run serve migrate test lint bench clean
 
 help:
-	@echo "make run     migrate the database and serve on http://$(HOST):$(PORT)/ (DEBUG=1)"
-	@echo "make serve   the same as run, for now"
+	@echo "make run     serve on http://$(HOST):$(PORT)/ with a demo place played by five bots"
+	@echo "make serve   serve without bots (start places from the admin or manage.py)"
 	@echo "make test    ruff check, then pytest (extra args: PYTEST_ARGS='-k health')"
 	@echo "make lint    ruff check"
 	@echo "make bench   run bench/engine.py if present"
@@ -31,9 +31,11 @@ migrate: $(STAMP)
 
 run: $(STAMP)
 	DEBUG=1 $(PY) manage.py migrate --noinput
-	DEBUG=1 $(VENV)/bin/daphne -b $(HOST) -p $(PORT) daihinmin.asgi:application
+	DEBUG=1 $(PY) manage.py demo --host $(HOST) --port $(PORT)
 
-serve: run
+serve: $(STAMP)
+	DEBUG=1 $(PY) manage.py migrate --noinput
+	DEBUG=1 $(VENV)/bin/daphne -b $(HOST) -p $(PORT) daihinmin.asgi:application
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -1,0 +1,168 @@
+"""``demo``: the server with a demo place and five sample bots, for ``make run``.
+
+Creates (or reuses) a staff user and five bot users, a demo place at a pace a
+person can follow, starts daphne and the bots as child processes and prints
+where to look. When the place ends, a new one starts with the same bots.
+Ctrl-C stops everything it started.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+from places import services
+from places.models import Place
+
+STAFF = ("admin", "admin")
+BOTS = [
+    ("shedder-bot", "shedder"),
+    ("greedy-bot-1", "greedy"),
+    ("greedy-bot-2", "greedy"),
+    ("random-bot-1", "random"),
+    ("random-bot-2", "random"),
+]
+BOT_PASSWORD = "demo-bot"
+TITLE = "Demo"
+
+
+class Command(BaseCommand):
+    help = "Serve with a demo place played by five sample bots (Ctrl-C stops everything)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument("--pace", type=float, default=0.6, help="seconds between steps")
+        parser.add_argument("--games", type=int, default=50)
+        parser.add_argument("--transport", choices=["http", "ws"], default="ws")
+
+    def handle(self, *args, host, port, pace, games, transport, **options):
+        self.children: list[subprocess.Popen] = []
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        try:
+            self._run(host, port, pace, games, transport)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self._stop_children()
+
+    def _run(self, host: str, port: int, pace: float, games: int, transport: str) -> None:
+        self._users()
+        base = f"http://{host}:{port}"
+        server = self._spawn(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                host,
+                "-p",
+                str(port),
+                "daihinmin.asgi:application",
+            ],
+            quiet=True,
+        )
+        self._wait_until_up(base, server)
+        while True:
+            place = self._place(pace, games)
+            bots = [
+                self._spawn(
+                    [
+                        sys.executable,
+                        "-m",
+                        "bots",
+                        "--server",
+                        base,
+                        "--place",
+                        str(place.id),
+                        "--name",
+                        name,
+                        "--password",
+                        BOT_PASSWORD,
+                        "--strategy",
+                        strategy,
+                        "--transport",
+                        transport,
+                    ]
+                )
+                for name, strategy in BOTS
+            ]
+            time.sleep(1.0)  # the bots log in and connect before the first turn
+            if place.state == Place.State.WAITING:
+                services.schedule_start(place.id)
+            self.stdout.write(
+                f"\nDemo place {place.id} is playing ({games} games, a step every {pace} s).\n"
+                f"  live:    {base}/places/{place.id}/\n"
+                f"  results: {base}/places/{place.id}/results\n"
+                f"  home:    {base}/\n"
+                f"  admin:   {base}/admin/  (user {STAFF[0]}, password {STAFF[1]})\n"
+                f"  API:     {base}/api/docs/\n"
+                "Ctrl-C stops the server and the bots.\n"
+            )
+            for bot in bots:
+                bot.wait()
+            if server.poll() is not None:
+                raise SystemExit("the server stopped")
+
+    def _users(self) -> None:
+        model = get_user_model()
+        staff, _ = model.objects.get_or_create(username=STAFF[0])
+        if not staff.is_staff or not staff.has_usable_password():
+            staff.is_staff = staff.is_superuser = True
+            staff.set_password(STAFF[1])
+            staff.save()
+        for name, _ in BOTS:
+            user, created = model.objects.get_or_create(username=name)
+            if created or not user.check_password(BOT_PASSWORD):
+                user.set_password(BOT_PASSWORD)
+                user.save()
+
+    def _place(self, pace: float, games: int) -> Place:
+        """The demo place still to play, or a new one."""
+        names = [name for name, _ in BOTS]
+        unfinished = (
+            Place.objects.filter(title=TITLE)
+            .exclude(state=Place.State.FINISHED)
+            .order_by("-id")
+            .first()
+        )
+        if unfinished is not None:
+            return unfinished
+        return services.create_place(TITLE, names, game_count=games, pace=pace, time_limit=10)
+
+    def _spawn(self, argv: list[str], quiet: bool = False) -> subprocess.Popen:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        out = subprocess.DEVNULL if quiet else None
+        child = subprocess.Popen(argv, cwd=settings.BASE_DIR, env=env, stdout=out, stderr=None)
+        self.children.append(child)
+        return child
+
+    def _wait_until_up(self, base: str, server: subprocess.Popen) -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if server.poll() is not None:
+                raise SystemExit("daphne could not start (is the port taken?)")
+            try:
+                with urllib.request.urlopen(f"{base}/healthz", timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.2)
+        raise SystemExit("daphne did not answer within 30 s")
+
+    def _stop_children(self) -> None:
+        for child in self.children:
+            if child.poll() is None:
+                child.terminate()
+        for child in self.children:
+            try:
+                child.wait(5)
+            except subprocess.TimeoutExpired:
+                child.kill()
