@@ -15,62 +15,30 @@ logged-in person's browser play cards is, together:
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
-from django.conf import settings
 from django.http import HttpRequest
 from rest_framework.authentication import BaseAuthentication
 
 from api.errors import CROSS_SITE, ApiError
+from daihinmin.origins import foreign_header, netloc
 from places import services
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
-_DEFAULT_PORTS = {"http": "80", "https": "443"}
 #: The session key holding the place the user logged in to.
 PLACE_KEY = "place_id"
-
-
-def netloc(scheme: str, host: str) -> str:
-    """``host[:port]`` lower-cased, the scheme's default port dropped."""
-    host = host.lower()
-    port = _DEFAULT_PORTS.get(scheme.lower())
-    if port and host.endswith(":" + port):
-        host = host[: -len(port) - 1]
-    return host
 
 
 def request_netloc(request: HttpRequest) -> str:
     return netloc(request.scheme or "http", request.get_host())
 
 
-def names_another_host(url: str, own: str) -> bool:
-    """True when ``url`` is an http(s) address of another host than ``own`` (see :func:`netloc`).
-
-    The opaque origin ``null`` counts as another host; text that is no http(s)
-    address (the 2011 WebSocket sample sent ``Origin: TODO``) names no host.
-    Usable for a WebSocket handshake's Origin too.
-    """
-    if url.strip().lower() == "null":  # sandboxed frames, data: and file: pages
-        return True
-    try:
-        parts = urlsplit(url.strip())
-    except ValueError:
-        return False  # not an address a browser would send
-    if parts.scheme.lower() not in _DEFAULT_PORTS or not parts.netloc:
-        return False  # not an http(s) origin (no browser sends those): nothing to compare
-    trusted = {o.rstrip("/").lower() for o in getattr(settings, "CSRF_TRUSTED_ORIGINS", [])}
-    if f"{parts.scheme}://{parts.netloc}".lower() in trusted:  # exact origins only, no wildcards
-        return False
-    return netloc(parts.scheme, parts.netloc) != own
-
-
 def check_same_origin(request: HttpRequest) -> None:
     """Refuse an unsafe request sent from a page of another site (``CROSS_SITE``, 403)."""
     if request.method in SAFE_METHODS:
         return
-    origin = request.META.get("HTTP_ORIGIN")
-    header, value = ("Origin", origin) if origin else ("Referer", request.META.get("HTTP_REFERER"))
-    if value and names_another_host(value, request_netloc(request)):
+    header = foreign_header(
+        request.META.get("HTTP_ORIGIN"), request.META.get("HTTP_REFERER"), request_netloc(request)
+    )
+    if header:
         raise ApiError(
             CROSS_SITE,
             f"refused: the {header} header names another site; "

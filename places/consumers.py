@@ -1,6 +1,8 @@
 """WebSocket consumers: thin; they join groups and forward frames.
 
-Acting over the socket goes through the same service functions as HTTP.
+Acting over the socket goes through the same service functions as HTTP, with
+the same checks: a socket opened by a page of another site (its handshake's
+Origin names another host) receives events but cannot act or read a hand.
 """
 
 from __future__ import annotations
@@ -11,34 +13,54 @@ import logging
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from daihinmin.origins import foreign_header, netloc
 from places import broadcast, services
+from places.engine.cards import ALL_IDS
 
 logger = logging.getLogger(__name__)
 
 
-class AllPlacesConsumer(AsyncWebsocketConsumer):
-    """``ws://HOST/`` and any unrouted path: the events of every place."""
+class EventForwarder(AsyncWebsocketConsumer):
+    """Forwards place events without the per-message database housekeeping.
 
-    groups = [broadcast.ALL_PLACES_GROUP]
+    Channels closes stale database connections before every message it
+    dispatches (a thread hop each time); forwarding an event touches no
+    database, and it is the most frequent message by far.
+    """
+
+    async def dispatch(self, message: dict) -> None:
+        if message["type"] == "place.event":
+            await self.send(text_data=message["text"])
+        else:
+            await super().dispatch(message)
 
     async def place_event(self, message: dict) -> None:
         await self.send(text_data=message["text"])
+
+
+class AllPlacesConsumer(EventForwarder):
+    """``ws://HOST/`` and any unrouted path: the events of every place."""
+
+    groups = [broadcast.ALL_PLACES_GROUP]
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """The 2011 stream is one-way: what clients send is ignored."""
 
 
-class PlaceConsumer(AsyncWebsocketConsumer):
+class PlaceConsumer(EventForwarder):
     """``ws://HOST/ws/places/ID/``: one place's events, and acting for its players."""
 
     async def connect(self) -> None:
         self.place_id = int(self.scope["url_route"]["kwargs"]["place_id"])
         self.groups = [broadcast.place_group(self.place_id)]
+        headers = {
+            k.decode("latin-1").lower(): v.decode("latin-1") for k, v in self.scope["headers"]
+        }
+        self.foreign = foreign_header(
+            headers.get("origin"), None, netloc("http", headers.get("host", ""))
+        )
         await self.channel_layer.group_add(self.groups[0], self.channel_name)
         await self.accept()
-
-    async def place_event(self, message: dict) -> None:
-        await self.send(text_data=message["text"])
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -46,7 +68,11 @@ class PlaceConsumer(AsyncWebsocketConsumer):
             action = request.get("action") if isinstance(request, dict) else None
         except ValueError:
             request, action = {}, None
-        if action == "post_cards":
+        if action in ("post_cards", "get_hand") and self.foreign:
+            reply = _error(
+                action, "CROSS_SITE", "refused: this socket was opened by a page of another site"
+            )
+        elif action == "post_cards":
             reply = await self._post_cards(request.get("cards"))
         elif action == "get_hand":
             reply = await self._get_hand()
@@ -70,7 +96,7 @@ class PlaceConsumer(AsyncWebsocketConsumer):
         if (
             not isinstance(cards, list)
             or not all(isinstance(c, str) for c in cards)
-            or len(cards) > 64
+            or len(cards) > len(ALL_IDS)
         ):
             return _error("post_cards", services.INVALID_CARD, "cards must be a list of strings")
         try:

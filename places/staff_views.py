@@ -11,18 +11,16 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import wraps
-from urllib.parse import urlsplit
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
+from daihinmin.origins import foreign_header, netloc
 from places import services, wire
 from places.management import queries
 from places.models import Place
 
 SAFE_METHODS = ("GET", "HEAD")
-DEFAULT_PORTS = {"http": "80", "https": "443", "ws": "80", "wss": "443"}
 
 
 def _json(data, status: int = 200) -> HttpResponse:
@@ -37,28 +35,13 @@ def _error(code: str, message: str, status: int) -> HttpResponse:
     return _json({"error": {"code": code, "message": message}}, status)
 
 
-def _host(netloc: str, scheme: str) -> str:
-    """``host[:port]`` lower-cased, without the scheme's default port."""
-    netloc = netloc.lower().rsplit("@", 1)[-1]
-    port = DEFAULT_PORTS.get(scheme)
-    if port and netloc.endswith(f":{port}"):
-        netloc = netloc[: -len(port) - 1]
-    return netloc
-
-
 def _cross_site(request: HttpRequest) -> bool:
     """Whether the request's Origin (or Referer) names another host than its own."""
-    source = request.headers.get("Origin") or request.headers.get("Referer")
-    if not source:
-        return False  # a script: browsers send Origin on every cross-site POST
-    if source == "null":
-        return True  # an opaque origin (sandboxed frame, data: URL)
-    parts = urlsplit(source)
-    if not parts.netloc:
-        return True
-    if f"{parts.scheme}://{parts.netloc}" in settings.CSRF_TRUSTED_ORIGINS:
-        return False
-    return _host(parts.netloc, parts.scheme) != _host(request.get_host(), request.scheme)
+    own = netloc(request.scheme or "http", request.get_host())
+    return (
+        foreign_header(request.headers.get("Origin"), request.headers.get("Referer"), own)
+        is not None
+    )
 
 
 def staff_endpoint(*methods: str) -> Callable:

@@ -140,11 +140,6 @@ async def test_not_your_turn_over_the_socket_changes_nothing(place, bob):
     assert await sync_to_async(snapshot)(place.id) == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="places/consumers.py does not check Origin: a page of another site (same-site "
-    "ports and subdomains get the Lax cookie) can act through a logged-in browser's socket",
-)
 async def test_a_socket_opened_by_a_page_of_another_site_cannot_act(place, alice):
     card = await sync_to_async(a_safe_single)(place)
     before = await sync_to_async(snapshot)(place.id)
@@ -159,11 +154,6 @@ async def test_a_socket_opened_by_a_page_of_another_site_cannot_act(place, alice
     assert await sync_to_async(snapshot)(place.id) == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="places/consumers.py does not check Origin: unlike an HTTP GET (held back by CORS), "
-    "a socket opened by another site's page reads the logged-in person's hand",
-)
 async def test_a_socket_opened_by_a_page_of_another_site_cannot_read_the_hand(place, alice):
     ws = socket(place.id, alice, origin="http://testserver:8081")
     connected, _ = await ws.connect()
