@@ -140,6 +140,11 @@ class Seat:
 _seats_cache: dict[int, tuple[Seat, ...]] = {}
 
 
+def forget_seats() -> None:
+    """Drop the cached seats (tests whose rolled-back places reuse ids need this)."""
+    _seats_cache.clear()
+
+
 def seats_of(place_id: int) -> tuple[Seat, ...]:
     """The players of a place in seat order (fixed once it started: cached)."""
     seats = _seats_cache.get(place_id)

@@ -34,10 +34,10 @@ def seating(names=NAMES, seed: str = SEED) -> list[str]:
 @pytest.fixture(autouse=True)
 def _fresh_caches():
     # services caches seats by place id; ids come back after a rolled-back test
-    services._seats_cache.clear()
+    services.forget_seats()
     cache.clear()  # the failed-login counts
     yield
-    services._seats_cache.clear()
+    services.forget_seats()
     cache.clear()
 
 

@@ -126,7 +126,7 @@ def test_a_post_to_get_hand_is_405(alice):
 def test_a_session_whose_user_left_the_place_is_not_logged_in(alice, place):
     from places.models import Player
 
-    services._seats_cache.clear()
+    services.forget_seats()
     Player.objects.filter(place=place, user__username="alice").delete()
     response = alice.get("/get_hand.json")
     assert response.status_code == 401

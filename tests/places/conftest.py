@@ -12,9 +12,9 @@ NAMES = ("alice", "bob", "charlie", "dave", "eve")
 
 @pytest.fixture(autouse=True)
 def _fresh_seat_cache():
-    services._seats_cache.clear()
+    services.forget_seats()
     yield
-    services._seats_cache.clear()
+    services.forget_seats()
 
 
 @pytest.fixture

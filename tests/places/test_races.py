@@ -62,7 +62,7 @@ def test_the_same_turn_posted_twice_at_once_applies_once(no_process_lock, repeat
     model = get_user_model()
     for name in NAMES:
         model.objects.create_user(name, password="pw")
-    services._seats_cache.clear()
+    services.forget_seats()
     place = services.create_place("race", NAMES, game_count=1, pace=0, seed=f"race{repeat}")
     services.start_place(place.id)
     state = engine_state(place.id)

@@ -23,7 +23,7 @@ def _setup(pace=0):
     model = get_user_model()
     for name in NAMES:
         model.objects.create_user(name, password=f"{name}-pw")
-    services._seats_cache.clear()
+    services.forget_seats()
     return services.create_place("WS place", NAMES, game_count=1, pace=pace, seed="ws").id
 
 
