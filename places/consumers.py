@@ -121,3 +121,27 @@ class PlaceConsumer(EventForwarder):
 
 def _error(reply: str, code: str, message: str) -> dict:
     return {"reply": reply, "error": {"code": code, "message": message}}
+
+
+class LiveConsumer(AsyncWebsocketConsumer):
+    """``ws://HOST/ws/places/ID/live/``: one place's events for pages, numbered.
+
+    Each frame is ``{"seq":N,"event":{…}}``: a page that sees a number skip
+    (the channel layer drops messages when a listener falls far behind) or
+    reconnects re-reads the state and the event log from there.
+    """
+
+    async def connect(self) -> None:
+        self.place_id = int(self.scope["url_route"]["kwargs"]["place_id"])
+        self.groups = [broadcast.place_group(self.place_id)]
+        await self.channel_layer.group_add(self.groups[0], self.channel_name)
+        await self.accept()
+
+    async def dispatch(self, message: dict) -> None:
+        if message["type"] == "place.event":
+            await self.send(text_data=f'{{"seq":{message["seq"]},"event":{message["text"]}}}')
+        else:
+            await super().dispatch(message)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Pages only listen."""

@@ -122,3 +122,15 @@ async def test_acting_over_the_socket_needs_a_player_of_the_place():
     reply = json.loads(await anonymous.receive_from(timeout=5))
     assert reply["error"]["code"] == "BAD_REQUEST"
     await anonymous.disconnect()
+
+
+async def test_pages_get_every_event_numbered_on_the_live_stream():
+    place_id = await _setup()
+    live = WebsocketCommunicator(router, f"/ws/places/{place_id}/live/")
+    assert (await live.connect())[0]
+    await sync_to_async(services.start_place)(place_id)
+    logged = await _logged(place_id)
+    frames = [json.loads(t) for t in await _receive_all(live, len(logged))]
+    assert [f["seq"] for f in frames] == list(range(1, len(logged) + 1))
+    assert [json.dumps(f["event"], separators=(",", ":")) for f in frames] == logged
+    await live.disconnect()
