@@ -3,6 +3,7 @@
 Run with: daphne -b 127.0.0.1 -p 8000 daihinmin.asgi:application
 """
 
+import asyncio
 import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "daihinmin.settings")
@@ -17,7 +18,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from daihinmin.routing import websocket_urlpatterns  # noqa: E402
-from places import dealer  # noqa: E402
+from places import broadcast, dealer  # noqa: E402
 
 # No AllowedHostsOriginValidator: bots connect without an Origin header.
 router = ProtocolTypeRouter(
@@ -29,11 +30,12 @@ router = ProtocolTypeRouter(
 
 
 async def application(scope, receive, send):
-    """The router, with this process's dealer started on the first connection.
+    """The router, with this process's event sender and dealer started on the first connection.
 
     Daphne has no lifespan events; starting on first use also keeps the dealer
     out of processes that merely import this module (tests, management commands).
     """
+    broadcast.attach(asyncio.get_running_loop())
     if settings.DEALER_AUTOSTART:
         dealer.start()
     return await router(scope, receive, send)
