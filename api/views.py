@@ -21,6 +21,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
+from django.views.decorators.http import require_safe
 from rest_framework import exceptions
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.renderers import JSONRenderer
@@ -30,7 +31,7 @@ from api import formats, params, throttle
 from api.errors import METHOD_NOT_ALLOWED, TOO_MANY_ATTEMPTS, ApiError
 from api.formats import HTML, JSON
 from api.security import PLACE_KEY, SessionCookieAuthentication, check_same_origin, current_player
-from places import services
+from places import pages, services
 from places.engine.cards import format_card
 from places.wire import api_card
 
@@ -347,5 +348,35 @@ class OperationsView(ApiView):
             "my_turn": info.get("turn_player") == dj.user.get_username(),
             "card_fields": [f"card_{i}" for i in range(FORM_CARD_FIELDS)],
             "documents": ["get_hand", "get_place_info", "get_rank", "get_initial_hand"],
+            # the interactive part after the form: the scripts' settings and words
+            "config": {
+                "place": place_id,
+                "me": dj.user.get_username(),
+                "state_url": f"/places/{place_id}/state.json",
+                "ws_path": f"/ws/places/{place_id}/live/",
+                "legal_url": "/operations/legal_plays.json",
+                "post_url": "/operations/post_cards.json",
+                "results_url": f"/places/{place_id}/results",
+                "staff": False,
+                "strings": pages.page_strings(),
+            },
         }
         return render(dj, "api/operations.html", context)
+
+
+@require_safe
+def legal_plays(request: HttpRequest) -> HttpResponse:
+    """``GET /operations/legal_plays.json``: the player's hand and its legal plays now.
+
+    Read-only, for the manual-play page: only the session's player, only their
+    own hand (``places.pages.legal_plays_doc``). Not one of the 2011 documents.
+    """
+    try:
+        place_id, user_id = current_player(request)
+        doc = pages.legal_plays_doc(place_id, services.seat_of(place_id, user_id))
+    except services.ServiceError as e:
+        response = formats.error(JSON, e.code, e.message, e.status)
+    else:
+        response = formats.document(JSON, doc)
+    add_never_cache_headers(response)  # a hand is private and changes every turn
+    return response

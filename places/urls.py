@@ -1,8 +1,8 @@
-"""Staff endpoints (PROTOCOL.md §5) and the public event log, included from the root URLconf at ""."""
+"""Staff endpoints (PROTOCOL.md §5), the public event log and the place pages, included at ""."""
 
 from django.urls import re_path
 
-from places import event_views, staff_views
+from places import event_views, staff_views, views
 
 ID = r"^places/(?P<place_id>[0-9]{1,18})/"  # longer ids overflow the database's integers
 
@@ -13,4 +13,9 @@ urlpatterns = [
     re_path(ID + r"players_card\.json$", staff_views.players_card, name="staff-players-card"),
     re_path(ID + r"graph\.json$", staff_views.graph, name="staff-graph"),
     re_path(ID + r"events\.json$", event_views.events, name="place-events"),
+    # pages (read-only)
+    re_path(ID + r"$", views.live, name="place-live"),
+    re_path(ID + r"state\.json$", views.state, name="place-state"),
+    re_path(ID + r"results$", views.results, name="place-results"),
+    re_path(ID + r"results\.csv$", views.results_csv, name="place-results-csv"),
 ]
