@@ -27,7 +27,7 @@ from places.engine.game import OVER, TURN_OPEN
 from places.engine.legal import legal_plays
 from places.engine.place import PlaceState, points_for
 from places.management import queries
-from places.models import PLAYERS_PER_PLACE, Game, Place, Player, Rank
+from places.models import PLAYERS_PER_PLACE, Game, Hand, Place, Player, Rank
 
 # -- cards ---------------------------------------------------------------------------------
 
@@ -178,6 +178,7 @@ def snapshot(place_id: int, *, staff: bool = False) -> dict | None:
     counts = rank_counts(place, done)
     points = list(state.points) if state else [0] * len(players)
     open_turn = state is not None and state.needs_action
+    dealt = _dealt(place, game)
     seats = []
     for p in players:
         s = p.seat
@@ -187,6 +188,9 @@ def snapshot(place_id: int, *, staff: bool = False) -> dict | None:
                 "seat": s,
                 "name": p.name,
                 "cards": len(sorted_ids(game.hands[s])) if in_game else 0,
+                # after the exchange, at the start of this game: a page that saw
+                # start_game counts down from here with the events that follow
+                "dealt": len(dealt.get(p.id, ())),
                 "passed": bool(in_game and s in _passed(game)),
                 "rank": (game.ranks[s] or None) if in_game else None,
                 "last_rank": (state.last_ranks[s] if state and state.last_ranks else None),
@@ -226,7 +230,16 @@ def snapshot(place_id: int, *, staff: bool = False) -> dict | None:
     }
     if staff:
         doc["hands"] = queries.hand_ids(state)
+        doc["dealt_hands"] = [sorted(dealt.get(p.id, ()), key=sort_key) for p in players]
     return doc
+
+
+def _dealt(place: Place, game) -> dict[int, list[int]]:
+    """Per player id, the cards of the current game after the exchange."""
+    game_id = (place.engine_state or {}).get("game_id")
+    if game is None or game_id is None:
+        return {}
+    return dict(Hand.objects.filter(game_id=game_id).values_list("player_id", "after_exchange"))
 
 
 def _passed(game) -> set[int]:
@@ -287,6 +300,7 @@ def page_strings() -> dict[str, str]:
         "points": _("points"),
         "you": _("you"),
         "see_results": _("See the results"),
+        "place_starts": _("The place starts"),
         "last_game": _("last game"),
         "points_short": _("%(n)s pt"),
     }

@@ -43,6 +43,8 @@
   const seatOf = (name) => M.seats.find((s) => s.name === name);
 
   function fromSnapshot(s) {
+    const before = Object.fromEntries(M.seats.map((x) => [x.name, x]));
+    const sameGame = M.gameNo === s.game_no;
     M.loaded = true;
     M.seq = s.last_seq;
     M.place = s.place;
@@ -59,7 +61,6 @@
     M.deadline = s.turn_deadline
       ? Date.now() + (Date.parse(s.turn_deadline) - Date.parse(s.server_time))
       : null;
-    const before = Object.fromEntries(M.seats.map((x) => [x.name, x.last]));
     M.seats = s.seats.map((x) => ({
       seat: x.seat,
       name: x.name,
@@ -71,7 +72,8 @@
       rankCounts: x.rank_counts.slice(),
       colour: x.colour,
       // what each seat did in this trick is in no snapshot: keep what this page saw
-      last: s.phase === "in_game" && !s.game_over && s.table.length ? before[x.name] || null : null,
+      last: s.phase === "in_game" && !s.game_over && s.table.length && before[x.name] ? before[x.name].last : null,
+      missed: sameGame && before[x.name] ? !!before[x.name].missed : false,
     }));
     M.hands = s.hands || null;
     M.ended = {};
@@ -87,14 +89,14 @@
     return numbers.size <= 1;
   }
 
-  let needReload = false;
+  let dealOf = 0;
 
   function apply(e) {
     const op = e.operation;
     if (op === "start_place") {
       M.place.state = "running";
       M.phase = "between_games";
-      addLog(esc(T.running), "sys");
+      addLog(esc(T.place_starts), "sys");
     } else if (op === "start_game") {
       M.gameNo = e.game.no;
       M.phase = "in_game";
@@ -103,10 +105,10 @@
       M.pendingRevolution = false;
       M.table = [];
       M.tableOwner = null;
-      M.seats.forEach((s) => { s.rank = null; s.passed = false; s.last = null; });
+      M.seats.forEach((s) => { s.rank = null; s.passed = false; s.last = null; s.missed = false; });
       if (M.hands) M.hands = M.hands.map(() => []);
       addLog(esc(fmt(T.starts_game, { no: e.game.no })), "sys");
-      needReload = true; // the deal: how many cards each seat holds (and, for staff, which)
+      dealOf = e.game.no; // the deal is in no event: read it (how many cards, for staff which)
     } else if (op === "start_turn") {
       const order = e.place_info;
       if (order !== M.order) {
@@ -147,6 +149,7 @@
           }
           M.table = played;
           M.tableOwner = e.player;
+          clearNotice();
           addLog(fmt(esc(T.played), { name: `<b>${esc(e.player)}</b>`, cards: Cards.text(played) }));
           if (played.length >= 4 && isGroup(played)) {
             M.pendingRevolution = !M.pendingRevolution;
@@ -156,6 +159,7 @@
           }
         } else if (ended) {
           seat.cards = 0;
+          seat.missed = true;
           seat.last = { kind: "miss" };
           if (M.hands) M.hands[seat.seat] = [];
           addLog(fmt(esc(T.misses), { name: `<b>${esc(e.player)}</b>` }) + " · " + esc(rankName(M.ended[e.player])), "big");
@@ -220,6 +224,7 @@
   let retries = 0;
   let loading = false;
   let again = false;
+  let wantFull = false;
   let buffer = [];
 
   function connect() {
@@ -250,19 +255,31 @@
     apply(frame.event);
     M.seq = frame.seq;
     if (hooks.onEvent) hooks.onEvent(frame.event, M);
-    if (needReload) { needReload = false; reload(); }
+    if (dealOf) { const no = dealOf; dealOf = 0; reload(no); }
     schedule();
   }
 
-  async function reload() {
-    if (loading) { again = true; return; }
+  // Read state.json. With ``dealFor`` (a game number whose start_game was just
+  // applied) only the deal is taken from it, and the events that follow are
+  // applied on top, none skipped; otherwise the page starts over from it.
+  async function reload(dealFor) {
+    if (loading) { again = true; if (!dealFor) wantFull = true; return; }
     loading = true;
+    let full = !dealFor;
     try {
       do {
         again = false;
+        if (wantFull) { full = true; wantFull = false; }
         const response = await fetch(cfg.state_url, { cache: "no-store", credentials: "same-origin" });
         if (!response.ok) throw new Error(`state.json: ${response.status}`);
-        fromSnapshot(await response.json());
+        const snap = await response.json();
+        if (!full && snap.game_no === dealFor && snap.last_seq >= M.seq) {
+          snap.seats.forEach((x, i) => { if (M.seats[i]) M.seats[i].cards = x.dealt; });
+          if (snap.dealt_hands) M.hands = snap.dealt_hands;
+        } else {
+          fromSnapshot(snap);
+          full = true;
+        }
       } while (again);
     } catch (err) {
       loading = false;
@@ -302,6 +319,12 @@
     noticeTimer = setTimeout(() => { el.className = `notice ${cls}`; }, 1600);
   }
 
+  function clearNotice() {
+    const el = $("notice");
+    clearTimeout(noticeTimer);
+    el.className = "notice";
+  }
+
   function backs(n) {
     let html = "";
     for (let i = 0; i < Math.min(n, 11); i++) html += Cards.back();
@@ -327,7 +350,7 @@
       if (!s.rank && s.lastRank && (M.phase === "over" || M.phase === "between_games")) {
         pills.push(`<span class="rank-pill rank-${s.lastRank}">${s.lastRank}</span> <span class="muted">${esc(T.ranks[s.lastRank] || "")} · ${esc(T.last_game)}</span>`);
       }
-      if (s.last && s.last.kind === "miss") pills.push(`<span class="badge pill-miss">${esc(T.missed)}</span>`);
+      if (s.missed) pills.push(`<span class="badge pill-miss">${esc(T.missed)}</span>`);
       if (s.passed) {
         classes.push("passed");
         pills.push(`<span class="badge pill-pass">${esc(T.passed)}</span>`);

@@ -66,6 +66,7 @@
     const panel = $("my-hand-panel");
     if (!doc) return;
     const myTurn = doc.my_turn && !busy;
+    panel.dataset.busy = busy || loading ? "1" : "";
     panel.classList.toggle("my-turn", doc.my_turn);
     panel.dataset.myTurn = doc.my_turn ? "1" : "";
     panel.dataset.hand = doc.hand.join(" ");

@@ -1,0 +1,57 @@
+"""Debian's Chromium driven by Playwright, for the browser tests of the pages.
+
+Never ``playwright install``: the machine has no internet, and Debian's
+chromium (``apt-get install chromium``, which ``.ci/run`` does when it is
+missing) is the browser. Screenshots go to ``artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+VIEWPORT = {"width": 1280, "height": 900}
+
+
+def require_chromium() -> None:
+    """Skip without Chromium on a developer's machine; in CI its absence is a failure."""
+    if os.path.exists(CHROMIUM):
+        return
+    message = f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def launch(playwright):
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+
+
+def shot(page, name: str) -> Path:
+    """Keep a full-page screenshot under artifacts/screenshots/NAME.png."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def watch_errors(page) -> list[str]:
+    """Collect the page's script errors (a test asserts there were none)."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
