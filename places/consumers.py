@@ -10,31 +10,48 @@ from __future__ import annotations
 import json
 import logging
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from daihinmin.origins import foreign_header, netloc
-from places import broadcast, services
+from places import broadcast, db_worker, services
 from places.engine.cards import ALL_IDS
 
 logger = logging.getLogger(__name__)
 
 
 class EventForwarder(AsyncWebsocketConsumer):
-    """Forwards place events without the per-message database housekeeping.
+    """Forwards place events to the socket; subclasses set ``self.groups`` before accepting.
 
-    Channels closes stale database connections before every message it
-    dispatches (a thread hop each time); forwarding an event touches no
-    database, and it is the most frequent message by far.
+    Events of this process come straight from the broadcast sender
+    (:meth:`deliver`); those of other processes through the channel layer,
+    which also brings back our own, skipped by their process tag. Forwarding
+    touches no database, so it skips Channels' per-message connection
+    housekeeping (a thread hop each time).
     """
+
+    groups: list[str] = []
+
+    async def accept(self, subprotocol=None, headers=None) -> None:
+        """Listen before the client knows it is connected, so it misses nothing after."""
+        for group in self.groups:
+            if group not in type(self).groups:  # set in connect(): not joined by Channels
+                await self.channel_layer.group_add(group, self.channel_name)
+            broadcast.listen(group, self)
+        await super().accept(subprotocol, headers)
+
+    async def websocket_disconnect(self, message: dict) -> None:
+        for group in self.groups:
+            broadcast.unlisten(group, self)
+        await super().websocket_disconnect(message)
 
     async def dispatch(self, message: dict) -> None:
         if message["type"] == "place.event":
-            await self.send(text_data=message["text"])
+            if message.get("origin") != broadcast.PROCESS:
+                await self.deliver(message)
         else:
             await super().dispatch(message)
 
-    async def place_event(self, message: dict) -> None:
+    async def deliver(self, message: dict) -> None:
         await self.send(text_data=message["text"])
 
 
@@ -53,16 +70,31 @@ class PlaceConsumer(EventForwarder):
     async def connect(self) -> None:
         self.place_id = int(self.scope["url_route"]["kwargs"]["place_id"])
         self.groups = [broadcast.place_group(self.place_id)]
+        self._held: list[str] | None = None
         headers = {
             k.decode("latin-1").lower(): v.decode("latin-1") for k, v in self.scope["headers"]
         }
         self.foreign = foreign_header(
             headers.get("origin"), None, netloc("http", headers.get("host", ""))
         )
-        await self.channel_layer.group_add(self.groups[0], self.channel_name)
         await self.accept()
 
+    async def deliver(self, message: dict) -> None:
+        if self._held is not None:  # an action is being answered: its reply goes first
+            self._held.append(message["text"])
+        else:
+            await self.send(text_data=message["text"])
+
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        self._held = []
+        try:
+            await self._answer(text_data)
+        finally:
+            while self._held:
+                await self.send(text_data=self._held.pop(0))
+            self._held = None
+
+    async def _answer(self, text_data: str | None) -> None:
         try:
             request = json.loads(text_data or "")
             action = request.get("action") if isinstance(request, dict) else None
@@ -73,9 +105,9 @@ class PlaceConsumer(EventForwarder):
                 action, "CROSS_SITE", "refused: this socket was opened by a page of another site"
             )
         elif action == "post_cards":
-            reply = await self._post_cards(request.get("cards"))
+            reply = await db_worker.run(self._post_cards, request.get("cards"))
         elif action == "get_hand":
-            reply = await self._get_hand()
+            reply = await db_worker.run(self._get_hand)
         else:
             reply = _error(
                 "unknown", "BAD_REQUEST", 'send {"action": "post_cards" | "get_hand", …}'
@@ -86,7 +118,6 @@ class PlaceConsumer(EventForwarder):
         user = self.scope.get("user")
         return user.id if user is not None and user.is_authenticated else None
 
-    @database_sync_to_async
     def _post_cards(self, cards: object) -> dict:
         user_id = self._user_id()
         if user_id is None:
@@ -105,7 +136,6 @@ class PlaceConsumer(EventForwarder):
             return _error("post_cards", e.code, e.message)
         return {"reply": "post_cards", **result.as_dict()}
 
-    @database_sync_to_async
     def _get_hand(self) -> dict:
         user_id = self._user_id()
         if user_id is None:
@@ -123,7 +153,7 @@ def _error(reply: str, code: str, message: str) -> dict:
     return {"reply": reply, "error": {"code": code, "message": message}}
 
 
-class LiveConsumer(AsyncWebsocketConsumer):
+class LiveConsumer(EventForwarder):
     """``ws://HOST/ws/places/ID/live/``: one place's events for pages, numbered.
 
     Each frame is ``{"seq":N,"event":{…}}``: a page that sees a number skip
@@ -134,14 +164,10 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.place_id = int(self.scope["url_route"]["kwargs"]["place_id"])
         self.groups = [broadcast.place_group(self.place_id)]
-        await self.channel_layer.group_add(self.groups[0], self.channel_name)
         await self.accept()
 
-    async def dispatch(self, message: dict) -> None:
-        if message["type"] == "place.event":
-            await self.send(text_data=f'{{"seq":{message["seq"]},"event":{message["text"]}}}')
-        else:
-            await super().dispatch(message)
+    async def deliver(self, message: dict) -> None:
+        await self.send(text_data=f'{{"seq":{message["seq"]},"event":{message["text"]}}}')
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Pages only listen."""

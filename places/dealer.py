@@ -20,7 +20,7 @@ import uuid
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
 from django.db.models import Q
 from django.utils import timezone
 
@@ -116,16 +116,18 @@ def tick(driver: str = DRIVER_ID) -> int:
 
 def _loop() -> None:
     logger.info("dealer %s started", DRIVER_ID)
+    # The thread keeps its database connection (reconnecting after a failure):
+    # a connection per round would cost more than the round.
     while not _stop.is_set():
         try:
-            close_old_connections()
             tick()
             delay = next_wakeup()
         except Exception:
             logger.exception("dealer: round failed")
-            delay = 1.0
-        finally:
             close_old_connections()
+            if connection.connection is not None and not connection.is_usable():
+                connection.close()
+            delay = 1.0
         _wake.wait(delay)
         _wake.clear()
 

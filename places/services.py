@@ -297,7 +297,7 @@ class _Change:
         first = place.event_seq + 1
         texts = [wire.encode(m) for m in self.messages]
         place.event_seq += len(texts)
-        place.save()
+        place.save(update_fields=_CHANGING_FIELDS)
         PlaceEvent.objects.bulk_create(
             PlaceEvent(place=place, seq=first + i, operation=m["operation"], message=t)
             for i, (m, t) in enumerate(zip(self.messages, texts, strict=True))
@@ -314,6 +314,19 @@ class _Change:
                 dealer.wake()
 
         transaction.on_commit(after_commit)
+
+
+#: What a change can touch on the place row (the admin edits the rest).
+_CHANGING_FIELDS = [
+    "state",
+    "engine_state",
+    "event_seq",
+    "next_step_at",
+    "turn_deadline",
+    "started_at",
+    "finished_at",
+    "updated_at",
+]
 
 
 @contextmanager

@@ -7,3 +7,9 @@ import pytest
 def _fast_password_hashing(settings):
     """Hashing with PBKDF2 costs ~0.25 s a user; tests create many users."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _db_work_in_the_calling_thread(settings):
+    """Tests wrapped in a transaction must see their own rows: no separate DB thread."""
+    settings.DB_WORKER = False

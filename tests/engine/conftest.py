@@ -12,3 +12,8 @@ import pytest
 @pytest.fixture(autouse=True, scope="session")
 def _fast_password_hashing() -> None:
     """No passwords are hashed here."""
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _db_work_in_the_calling_thread() -> None:
+    """No database here."""
