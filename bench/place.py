@@ -54,7 +54,7 @@ async def spectate(ws_url: str, place_id: int, out: list[tuple[float, dict]], re
 
 
 def one_run(db: str, transport: str, games: int) -> dict:
-    env = {}
+    env = {"DEBUG": "0", "SECRET_KEY": "bench-only-secret"}  # as in production
     saved = {k: os.environ.get(k) for k in ("DATABASE_URL", "REDIS_URL")}
     if db == "postgres":
         os.environ["DATABASE_URL"], os.environ["REDIS_URL"] = PG_URL, REDIS_URL

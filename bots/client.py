@@ -75,6 +75,9 @@ class Bot:
         self._acting: asyncio.Task | None = None
         self._done = asyncio.Event()
         self.turns_played = 0
+        #: Our cards, kept from the events once read (the founding document's
+        #: advice: one get_hand a game, then follow the WebSocket); None: unknown.
+        self.hand: int | None = None
         self.results: dict[str, int] = {}
 
     # -- HTTP ---------------------------------------------------------------
@@ -115,9 +118,11 @@ class Bot:
     # -- playing -------------------------------------------------------------
 
     async def act(self) -> None:
-        """Our turn: read the hand, choose, post."""
+        """Our turn: choose from the hand we know (read once a game), post."""
         try:
-            hand = mask_of(await self.get_hand())
+            if self.hand is None:
+                self.hand = mask_of(await self.get_hand())
+            hand = self.hand
             choice = self.strategy(hand, self.view.table, self.view.revolution)
             cards = [] if choice is None else [format_card(c) for c in sorted_ids(choice)]
             result = await self.post_cards(cards)
@@ -125,6 +130,7 @@ class Bot:
             key = result.get("result", "?")
             self.results[key] = self.results.get(key, 0) + 1
             if key == "miss":
+                self.hand = None
                 logger.info("%s missed: %s", self.name, result.get("reason"))
         except ProtocolError as e:
             # NOT_YOUR_TURN / NO_TURN_OPEN: the turn moved on without us (a timeout)
@@ -137,13 +143,21 @@ class Bot:
             return
         self.view.on_event(event)
         op = event["operation"]
+        if op == "start_game":
+            self.hand = None  # dealt and exchanged anew: read it at our first turn
+        elif op == "end_turn" and event["player"] == self.name and self.hand is not None:
+            self.hand &= ~mask_of(card_ids(event["turn_cards"]))
         if op == "start_turn" and event["player"] == self.name:
             self._acting = asyncio.ensure_future(self.act())
         elif op == "end_place":
             self._done.set()
 
     async def _catch_up(self) -> None:
-        """After (re)connecting: if the turn is ours, we may have missed start_turn."""
+        """After (re)connecting: if the turn is ours, we may have missed start_turn.
+
+        Events may have been missed too, so the hand is read again.
+        """
+        self.hand = None
         info = await self.get_place_info()
         if info.get("state") == "finished":
             self._done.set()

@@ -42,11 +42,24 @@ def _precious(play: Play) -> bool:
     return bool(play.mask & (JOKER_MASK | TWOS))
 
 
+def _strongest(revolution: bool) -> int:
+    """Cards no hand may finish on: the jokers and the strongest number in force."""
+    return JOKER_MASK | (INDEX_MASK[0] if revolution else TWOS)
+
+
+def _not_stuck(hand: int, plays: list[Play], revolution: bool) -> list[Play]:
+    """The plays that do not leave only cards the hand may not finish on (else all of them)."""
+    stuck = _strongest(revolution)
+    ok = [p for p in plays if not (rest := hand & ~p.mask) or rest & ~stuck]
+    return ok or plays
+
+
 def greedy_player(seed: int | None = None) -> Strategy:
     def choose(hand: int, table: Play | None, revolution: bool) -> int | None:
         options = legal_plays(hand, table, revolution)
         if not options:
             return None if table is not None else _no_legal_action(hand)
+        options = _not_stuck(hand, options, revolution)
         cheap = [p for p in options if not _precious(p)]
         if cheap:
             options = cheap
@@ -83,7 +96,8 @@ def shedder_player(seed: int | None = None) -> Strategy:
         finishing = [p for p in options if p.mask == hand]
         if finishing:
             return finishing[0].mask
-        strongest = JOKER_MASK | (INDEX_MASK[0] if revolution else TWOS)
+        options = _not_stuck(hand, options, revolution)
+        strongest = _strongest(revolution)
         if table is None:
             # two cards left with a precious one: lead the precious one now
             if n == 2 and hand & strongest:
