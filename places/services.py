@@ -29,6 +29,7 @@ from places.engine.cards import CardFormatError, parse_card, sorted_ids
 from places.engine.deal import game_rng
 from places.engine.game import ActionError, TurnResult
 from places.engine.place import Deal, PlaceState
+from places.engine.plays import Miss
 from places.models import (
     PLAYERS_PER_PLACE,
     TITLE_MAX_LENGTH,
@@ -201,14 +202,13 @@ class _Change:
                     wire.start_turn(place.id, self.seats[e.seat].name, e.table, e.revolution)
                 )
             elif isinstance(e, ev.EndTurn):
-                outcome = result.outcome if result else "pass"
-                if result is not None and result.reason == "TIMEOUT":
-                    outcome = Turn.Outcome.TIMEOUT
+                assert result is not None  # a turn ends only by an action or its timeout
+                timed_out = result.reason == Miss.TIMEOUT
                 Turn.objects.filter(pk=self.turn_id).update(
                     cards=list(e.cards),
                     submitted=self.submitted,
-                    outcome=outcome,
-                    reason=(result.reason or "") if result else "",
+                    outcome=Turn.Outcome.TIMEOUT if timed_out else result.outcome,
+                    reason=result.reason or "",
                     reset=e.reset,
                     settled_at=self.now,
                 )
@@ -309,7 +309,7 @@ class _Change:
         def after_commit() -> None:
             broadcast.send_events(place_id, batch)
             if wake:
-                from places import dealer
+                from places import dealer  # the dealer calls this module: import late
 
                 dealer.wake()
 
