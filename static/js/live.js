@@ -365,7 +365,7 @@
         <div class="seat-top"><span class="seat-colour" style="background:${s.colour}"></span><span class="seat-name" title="${esc(s.name)}">${esc(s.name)}</span></div>
         <span class="seat-points" title="${esc(T.points)}">${esc(fmt(T.points_short, { n: s.points }))}</span>
         <div class="backs" aria-label="${esc(countText(s.cards))}">${backs(s.cards)}</div>
-        <div class="seat-count">${esc(countText(s.cards))}</div>
+        <div class="seat-count">${M.phase === "over" || !M.gameNo ? "" : esc(countText(s.cards))}</div>
         <div class="seat-status">${pills.join(" ")}</div>
         <div class="seat-last">${last}</div>
         <div class="timer"><span></span></div>
@@ -487,6 +487,7 @@
     $("btn-next").addEventListener("click", () => staffPost(cfg.next_url, T.stepped));
   }
 
-  window.live = { model: M, reload };
+  // for tests and the curious: the model, and a way to drop the socket (it reconnects)
+  window.live = { model: M, reload, drop: () => socket && socket.close() };
   connect();
 })();
