@@ -39,11 +39,14 @@ def create_place(server, games: int, pace: str = "0", timeout: str = "5", seed: 
     return int(out.stdout.strip())
 
 
-async def watch(ws_url: str, place_id: int, events: list[dict], done: asyncio.Event) -> None:
+async def watch(
+    ws_url: str, place_id: int, events: list[dict], done: asyncio.Event, ready: asyncio.Event
+) -> None:
     """Collect one place's events from the every-place stream, reconnecting, until end_place."""
     while not done.is_set():
         try:
             async with websockets.connect(ws_url + "/") as socket:
+                ready.set()
                 async for text in socket:
                     message = json.loads(text)
                     if message.get("place") != place_id:
@@ -73,8 +76,9 @@ async def test_five_wire_bots_play_a_seeded_place_and_a_spectator_sees_every_eve
     place_id = create_place(server, games=3)
     events: list[dict] = []
     done = asyncio.Event()
-    watcher = asyncio.ensure_future(watch(server.ws_url, place_id, events, done))
-    await asyncio.sleep(0.3)  # the spectator is connected before anything happens
+    ready = asyncio.Event()
+    watcher = asyncio.ensure_future(watch(server.ws_url, place_id, events, done, ready))
+    await asyncio.wait_for(ready.wait(), timeout=30)  # connected before anything happens
     bots = [server.bot(place_id, n, f"{n}-pw", "greedy", transport) for n in NAMES]
     server.manage("start_place", str(place_id))
     await asyncio.wait_for(done.wait(), timeout=120)
