@@ -187,7 +187,7 @@ def snapshot(place_id: int, *, staff: bool = False) -> dict | None:
             {
                 "seat": s,
                 "name": p.name,
-                "cards": len(sorted_ids(game.hands[s])) if in_game else 0,
+                "cards": game.hands[s].bit_count() if in_game else 0,
                 # after the exchange, at the start of this game: a page that saw
                 # start_game counts down from here with the events that follow
                 "dealt": len(dealt.get(p.id, ())),
