@@ -25,7 +25,7 @@ from .cards import (
     iter_ids,
     number_of_index,
 )
-from .plays import Kind, Play, _strength, strongest_number_mask
+from .plays import Kind, Play, _strength, extend_stair, strongest_number_mask
 
 _SINGLE, _GROUP, _STAIR = Kind.SINGLE, Kind.GROUP, Kind.STAIR
 
@@ -91,19 +91,9 @@ def _stair_shapes(row: int, jokers: int, revolution: bool) -> tuple[tuple[int, i
                     size = n_real + n_j
                     if size < 3:
                         continue
-                    extra = n_j - gaps
-                    low, high = a, b
-                    if revolution:
-                        step = min(extra, low)
-                        low -= step
-                        high += extra - step
-                    else:
-                        step = min(extra, 12 - high)
-                        high += step
-                        low -= extra - step
-                    if low < 0 or high > 12:
-                        continue
-                    shapes.append((used, n_j, low, high))
+                    extended = extend_stair(a, b, n_j - gaps, revolution)
+                    if extended is not None:
+                        shapes.append((used, n_j, *extended))
     return tuple(shapes)
 
 

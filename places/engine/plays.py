@@ -147,6 +147,23 @@ def read_play(mask: int, revolution: bool) -> tuple[Play, ...]:
     return ()
 
 
+def extend_stair(low: int, high: int, extra: int, revolution: bool) -> tuple[int, int] | None:
+    """The ends of a stair after ``extra`` jokers that fill no gap took their places.
+
+    Each extends the stair towards the stronger end of the order when it can,
+    otherwise towards the weaker end (RULES.md "stair"). None if it cannot fit.
+    """
+    if revolution:
+        step = min(extra, low)
+        low, high = low - step, high + extra - step
+    else:
+        step = min(extra, 12 - high)
+        low, high = low - (extra - step), high + step
+    if low < 0 or high > 12:
+        return None
+    return low, high
+
+
 def _read_stair(
     mask: int, real: int, indexes: list[int], jokers: int, size: int, revolution: bool
 ) -> Play | None:
@@ -157,18 +174,10 @@ def _read_stair(
     gaps = high - low + 1 - len(indexes)
     if gaps > jokers:
         return None
-    extra = jokers - gaps
-    # A joker that fills no gap extends towards the stronger end when it can.
-    if revolution:
-        step = min(extra, low)
-        low -= step
-        high += extra - step
-    else:
-        step = min(extra, 12 - high)
-        high += step
-        low -= extra - step
-    if low < 0 or high > 12:
+    ends = extend_stair(low, high, jokers - gaps, revolution)
+    if ends is None:
         return None
+    low, high = ends
     weakest = high if revolution else low
     return Play(mask, Kind.STAIR, size, _strength(weakest, revolution), low, high)
 
