@@ -7,6 +7,7 @@ SQLite next to manage.py, an in-memory channel layer and DEBUG on.
 
 import os
 import tempfile
+import warnings
 from pathlib import Path
 
 import dj_database_url
@@ -201,8 +202,10 @@ TIME_ZONE = "UTC"
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
-# Straight from the finders: no collectstatic step is needed before serving.
+# Straight from the finders: no collectstatic step is needed before serving, so
+# STATIC_ROOT may well not exist (WhiteNoise would warn about it at every start).
 WHITENOISE_USE_FINDERS = True
+warnings.filterwarnings("ignore", message="No directory at: ", category=UserWarning)
 
 # --- REST framework ---------------------------------------------------------
 
