@@ -22,7 +22,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from places import broadcast, wire
+from places import broadcast, rows, wire
 from places.engine import events as ev
 from places.engine import place as engine
 from places.engine.cards import CardFormatError, parse_card, sorted_ids
@@ -173,7 +173,10 @@ class _Change:
             PlaceState.from_dict(data["place"]) if data.get("place") else None
         )
         self.game_id: int | None = data.get("game_id")
-        self.turn_id: int | None = data.get("turn_id")
+        # the open turn's row is found by its game and number (states saved before
+        # that named the row by id)
+        self.turn_no: int | None = data.get("turn_no")
+        self.turn_id: int | None = data.get("turn_id") if self.turn_no is None else None
         self.seats = seats_of(place.id)
         self.messages: list[dict] = []
         self.submitted: list[str] = []  # what the acting player wrote
@@ -187,24 +190,32 @@ class _Change:
         for e in events:
             if isinstance(e, ev.StartTurn):
                 opened = self.now
-                turn = Turn.objects.create(
-                    game_id=self.game_id,
-                    no=self.state.game.turn_no,
-                    player_id=self.seats[e.seat].player_id,
-                    table=list(e.table),
-                    revolution=e.revolution,
-                    opened_at=opened,
-                    deadline=opened + timedelta(seconds=place.time_limit),
+                deadline = opened + timedelta(seconds=place.time_limit)
+                self.turn_no, self.turn_id = self.state.game.turn_no, None
+                rows.insert_many(
+                    Turn,
+                    [
+                        {
+                            "game_id": self.game_id,
+                            "no": self.turn_no,
+                            "player_id": self.seats[e.seat].player_id,
+                            "table": list(e.table),
+                            "revolution": e.revolution,
+                            "opened_at": opened,
+                            "deadline": deadline,
+                        }
+                    ],
                 )
-                self.turn_id = turn.id
-                place.turn_deadline = turn.deadline
+                place.turn_deadline = deadline
                 self.messages.append(
                     wire.start_turn(place.id, self.seats[e.seat].name, e.table, e.revolution)
                 )
             elif isinstance(e, ev.EndTurn):
                 assert result is not None  # a turn ends only by an action or its timeout
                 timed_out = result.reason == Miss.TIMEOUT
-                Turn.objects.filter(pk=self.turn_id).update(
+                rows.update_where(
+                    Turn,
+                    self._open_turn(),
                     cards=list(e.cards),
                     submitted=self.submitted,
                     outcome=Turn.Outcome.TIMEOUT if timed_out else result.outcome,
@@ -225,7 +236,7 @@ class _Change:
             elif isinstance(e, ev.StartGame):
                 game = Game.objects.create(place=place, no=e.game_no)
                 self.game_id = game.id
-                self.turn_id = None
+                self.turn_no = self.turn_id = None
                 self._record_hands(game, deal)
                 self.messages.append(wire.start_game(game))
             elif isinstance(e, ev.EndGame):
@@ -240,6 +251,11 @@ class _Change:
                 place.state = Place.State.FINISHED
                 place.finished_at = self.now
                 self.messages.append(wire.end_place(place))
+
+    def _open_turn(self) -> dict:
+        if self.turn_id is not None:
+            return {"id": self.turn_id}
+        return {"game_id": self.game_id, "no": self.turn_no}
 
     def _record_hands(self, game: Game, deal: Deal) -> None:
         given: dict[int, list[int]] = defaultdict(list)
@@ -292,15 +308,18 @@ class _Change:
         place.engine_state = {
             "place": state.to_dict(),
             "game_id": self.game_id,
-            "turn_id": self.turn_id,
+            "turn_no": self.turn_no,
         }
         first = place.event_seq + 1
         texts = [wire.encode(m) for m in self.messages]
         place.event_seq += len(texts)
-        place.save(update_fields=_CHANGING_FIELDS)
-        PlaceEvent.objects.bulk_create(
-            PlaceEvent(place=place, seq=first + i, operation=m["operation"], message=t)
-            for i, (m, t) in enumerate(zip(self.messages, texts, strict=True))
+        rows.save(place, _CHANGING_FIELDS)
+        rows.insert_many(
+            PlaceEvent,
+            [
+                {"place_id": place.id, "seq": first + i, "operation": m["operation"], "message": t}
+                for i, (m, t) in enumerate(zip(self.messages, texts, strict=True))
+            ],
         )
         batch = [(first + i, t) for i, t in enumerate(texts)]
         wake = place.next_step_at is not None
@@ -339,12 +358,13 @@ def _changing(place_id: int) -> Iterator[_Change]:
     """
     with _send_locks[place_id], transaction.atomic():
         try:
-            place = Place.objects.select_for_update().get(pk=place_id)
+            place = rows.lock(Place, place_id)
         except Place.DoesNotExist:
             raise ServiceError(NOT_FOUND, f"no place {place_id}", 404) from None
         change = _Change(place)
-        yield change
-        change.save()
+        with rows.together():  # one round trip for the writes on PostgreSQL
+            yield change
+            change.save()
 
 
 # -- what staff and the dealer do ----------------------------------------------
@@ -422,11 +442,15 @@ def resume(place_id: int) -> None:
         place = Place.objects.select_for_update().get(pk=place_id)
         if place.state != Place.State.RUNNING or place.turn_deadline is None:
             return
-        turn_id = (place.engine_state or {}).get("turn_id")
+        data = place.engine_state or {}
         deadline = timezone.now() + timedelta(seconds=place.time_limit)
         place.turn_deadline = deadline
         place.save(update_fields=["turn_deadline"])
-        Turn.objects.filter(pk=turn_id, outcome="").update(deadline=deadline)
+        if data.get("turn_no") is not None:
+            open_turn = {"game_id": data.get("game_id"), "no": data["turn_no"]}
+        else:
+            open_turn = {"pk": data.get("turn_id")}
+        Turn.objects.filter(outcome="", **open_turn).update(deadline=deadline)
 
 
 def _apply(change: _Change, action) -> TurnResult:

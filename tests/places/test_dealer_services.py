@@ -310,3 +310,22 @@ def test_a_place_whose_driver_died_is_taken_over_with_a_fresh_deadline(make_plac
     play_out(place.id, seed=6)
     assert Place.objects.get(pk=place.id).state == Place.State.FINISHED
     assert logged(place.id) == replay(place.id)
+
+
+def test_a_place_saved_when_the_open_turn_was_named_by_id_plays_on(make_place):
+    """Places running when the server was upgraded name their open turn's row by id."""
+    place = make_place(time_limit=10)
+    services.start_place(place.id)
+    open_turn = Turn.objects.get(game__place=place, outcome="")
+    state = dict(Place.objects.get(pk=place.id).engine_state)
+    state["turn_id"] = open_turn.id
+    del state["turn_no"]
+    Place.objects.filter(pk=place.id).update(engine_state=state)
+    services.resume(place.id)  # a takeover finds the row by its id
+    open_turn.refresh_from_db()
+    assert open_turn.deadline == Place.objects.get(pk=place.id).turn_deadline
+    play_out(place.id, seed=7)
+    open_turn.refresh_from_db()
+    assert open_turn.outcome != ""  # settled through its id
+    assert Turn.objects.filter(game__place=place, outcome="").count() == 0
+    assert logged(place.id) == replay(place.id)

@@ -1,0 +1,142 @@
+"""The server's cost of one turn, in process: ``services.post_cards`` with no network.
+
+A 50-game place at pace 0 on a fresh database, five greedy players calling the
+service function directly (what the HTTP view and the WebSocket consumer call),
+events logged but not sent. Prints the median time of a post (its whole
+transaction: lock, engine, rows, event log, commit) and turns/s of the service
+alone: the ceiling that the network and the bots then lower.
+
+    python bench/turn.py [--games 50] [--runs 3] [--db sqlite|postgres] [--profile]
+
+Not a test: figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+PG_URL = "postgres://postgres@127.0.0.1:5432/"
+
+
+def setup(db: str) -> str | None:
+    """Point Django at a fresh database; returns a PostgreSQL database to drop, if any."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "daihinmin.settings")
+    os.environ["SECRET_KEY"] = "bench-only-secret"
+    os.environ["DEBUG"] = "0"  # as in production: no SQL kept per query
+    os.environ.pop("REDIS_URL", None)
+    dropped = None
+    if db == "postgres":
+        import psycopg
+
+        name = f"daihinmin_bench_turn_{os.getpid()}"
+        with psycopg.connect(PG_URL + "postgres", autocommit=True) as c:
+            c.execute(f"CREATE DATABASE {name}")
+        os.environ["DATABASE_URL"] = PG_URL + name
+        dropped = name
+    else:
+        work = tempfile.mkdtemp(prefix="bench-turn-")
+        os.environ["DATABASE_URL"] = f"sqlite:///{work}/db.sqlite3"
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    return dropped
+
+
+def drop(name: str | None) -> None:
+    if name is None:
+        return
+    from django.db import connections
+
+    connections.close_all()
+    import psycopg
+
+    with psycopg.connect(PG_URL + "postgres", autocommit=True) as c:
+        c.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def play_place(games: int, run: int) -> list[float]:
+    """One place to its end; the duration of every post, in seconds."""
+    from django.contrib.auth import get_user_model
+
+    from bots.strategies import greedy_player
+    from places import services
+    from places.engine.cards import format_card
+    from places.models import Place
+
+    names = [f"turn{run}_{i}" for i in range(5)]
+    users = [get_user_model().objects.create_user(n, password="pw") for n in names]
+    place = services.create_place(
+        f"bench {run}", names, game_count=games, pace=0, time_limit=60, seed="bench"
+    )
+    services.start_place(place.id)
+    chooser = greedy_player()
+    durations = []
+    while True:
+        row = Place.objects.only("engine_state", "state").get(pk=place.id)
+        state = services._state_of(row)
+        if row.state == Place.State.FINISHED:
+            return durations
+        game = state.game
+        seat = game.turn
+        mask = chooser(game.hands[seat], game.table, game.revolution)
+        cards = [] if mask is None else [format_card(c) for c in _ids(mask)]
+        started = time.perf_counter()
+        services.post_cards(place.id, users[seat].id, cards)
+        durations.append(time.perf_counter() - started)
+
+
+def _ids(mask: int) -> list[int]:
+    from places.engine.cards import sorted_ids
+
+    return sorted_ids(mask)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument("--profile", action="store_true", help="cProfile one run instead")
+    args = parser.parse_args()
+    dropped = setup(args.db)
+    try:
+        from places import broadcast
+
+        broadcast.send_events = lambda place_id, batch: None  # the cost of sending is not here
+        if args.profile:
+            import cProfile
+            import pstats
+
+            cProfile.runctx(
+                "play_place(args.games, 0)", globals(), {"args": args}, "/tmp/turn.prof"
+            )
+            pstats.Stats("/tmp/turn.prof").sort_stats("cumulative").print_stats(40)
+            return
+        medians, rates = [], []
+        for run in range(args.runs):
+            durations = play_place(args.games, run)
+            medians.append(statistics.median(durations) * 1000)
+            rates.append(len(durations) / sum(durations))
+        print(
+            f"{args.db}: {len(durations)} posts a place; median post "
+            f"{statistics.median(medians):.2f} ms; {statistics.median(rates):.0f} posts/s "
+            f"(median of {args.runs} places of {args.games} games)"
+        )
+    finally:
+        drop(dropped)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,258 @@
+"""The rows a turn touches, in SQL built once: the turn path without per-query ORM work.
+
+A turn at pace 0 locks the place row, settles one Turn, opens the next, logs
+the events and saves the place. Through the ORM each of those statements costs
+about 0.2 ms of query building before the database sees it, more than the
+database then spends (``bench/turn.py``). Here each statement's text is built
+once per model and connection; values still go through each field's own
+``pre_save`` and ``get_db_prep_save`` on the way in and its converters on the
+way out, so the rows are exactly what the ORM would write and read.
+
+No model signals are sent (the project registers none for these models), and
+only the plain single-table models of ``places`` go through here.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TypeVar
+
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import Model
+from django.utils import timezone
+
+M = TypeVar("M", bound=Model)
+
+#: Per connection (the converters and the SQL dialect are the connection's):
+#: (model, purpose, field names) -> SQL text and field objects.
+_built: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _db() -> tuple:
+    """This thread's connection and what has been built for it."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    cache = _built.get(connection)
+    if cache is None:
+        cache = _built[connection] = {}
+    return connection, cache
+
+
+def lock(model: type[M], pk: int) -> M:
+    """``model.objects.select_for_update().get(pk=pk)``: the row, locked until commit."""
+    key = (model, "lock")
+    connection, cache = _db()
+    built = cache.get(key)
+    if built is None:
+        q = connection.ops.quote_name
+        fields = model._meta.concrete_fields
+        table = model._meta.db_table
+        sql = (
+            f"SELECT {', '.join(q(f.column) for f in fields)} FROM {q(table)} "
+            f"WHERE {q(model._meta.pk.column)} = %s"
+        )
+        if connection.features.has_select_for_update:
+            sql += " FOR UPDATE"
+        converters = []
+        for f in fields:
+            col = f.get_col(table)
+            found = connection.ops.get_db_converters(col) + f.get_db_converters(connection)
+            converters.append((col, found))
+        built = cache[key] = (sql, [f.attname for f in fields], converters)
+    sql, names, converters = built
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [pk])
+        row = cursor.fetchone()
+    if row is None:
+        raise model.DoesNotExist(f"no {model.__name__} {pk}")
+    values = []
+    for value, (col, found) in zip(row, converters, strict=True):
+        for convert in found:
+            value = convert(value, col, connection)
+        values.append(value)
+    return model.from_db(connection.alias, names, values)
+
+
+#: Fields whose Python value is already what the database driver takes (ints,
+#: floats, strings, booleans, foreign keys as ids): no preparing call needed.
+_PLAIN = {
+    "AutoField",
+    "BigAutoField",
+    "BigIntegerField",
+    "BooleanField",
+    "CharField",
+    "FloatField",
+    "ForeignKey",
+    "IntegerField",
+    "PositiveIntegerField",
+    "PositiveSmallIntegerField",
+    "SmallIntegerField",
+    "TextField",
+}
+
+
+def _preparer(field, connection):
+    """How a value of ``field`` goes to the driver: None when it goes as it is."""
+    if field.get_internal_type() in _PLAIN:
+        return None
+    return lambda value: field.get_db_prep_save(value, connection)
+
+
+def _prepared(preparers: list, values: Iterable) -> list:
+    return [v if p is None else p(v) for p, v in zip(preparers, values, strict=True)]
+
+
+def save(obj: Model, update_fields: Sequence[str]) -> None:
+    """``obj.save(update_fields=…)`` of an existing row (``auto_now`` fields included)."""
+    model = type(obj)
+    fields = [model._meta.get_field(name) for name in update_fields]
+    values = [f.pre_save(obj, False) for f in fields]
+    _update(model, {model._meta.pk.attname: obj.pk}, tuple(update_fields), values)
+
+
+def update(model: type[Model], pk: int, **values: object) -> None:
+    """``model.objects.filter(pk=pk).update(**values)``."""
+    _update(model, {model._meta.pk.attname: pk}, tuple(values), list(values.values()))
+
+
+def update_where(model: type[Model], where: dict[str, object], **values: object) -> None:
+    """``model.objects.filter(**where).update(**values)``, ``where`` by plain equalities."""
+    _update(model, where, tuple(values), list(values.values()))
+
+
+def _update(model: type[Model], where: dict, names: tuple[str, ...], values: list) -> None:
+    key = (model, "update", names, tuple(where))
+    connection, cache = _db()
+    built = cache.get(key)
+    if built is None:
+        q = connection.ops.quote_name
+        fields = [model._meta.get_field(name) for name in names]
+        sets = ", ".join(f"{q(f.column)} = %s" for f in fields)
+        keys = " AND ".join(f"{q(model._meta.get_field(n).column)} = %s" for n in where)
+        sql = f"UPDATE {q(model._meta.db_table)} SET {sets} WHERE {keys}"
+        built = cache[key] = (sql, [_preparer(f, connection) for f in fields])
+    sql, preparers = built
+    params = _prepared(preparers, values)
+    params.extend(where.values())
+    _write(connection, sql, params)
+
+
+# -- writes sent together --------------------------------------------------------
+
+_pending = threading.local()
+
+
+@contextmanager
+def together() -> Iterator[None]:
+    """Hold this thread's writes (``save``, ``update``, ``insert_many``) and send them at
+    the end, in order; dropped if the block raises.
+
+    On PostgreSQL they go as one multi-statement query, one round trip instead
+    of one each (Django's default client-side binding allows it); elsewhere
+    one after the other. Nothing in the block may read what they write.
+    """
+    if getattr(_pending, "writes", None) is not None:
+        yield  # already inside one: the outer block sends
+        return
+    _pending.writes = writes = []
+    try:
+        yield
+    except BaseException:
+        _pending.writes = None
+        raise
+    _pending.writes = None
+    if not writes:
+        return
+    connection = connections[DEFAULT_DB_ALIAS]
+    with connection.cursor() as cursor:
+        if _one_query_allowed(connection):
+            cursor.execute("; ".join(sql for sql, _ in writes), [p for _, ps in writes for p in ps])
+        else:
+            for sql, params in writes:
+                cursor.execute(sql, params)
+
+
+def _one_query_allowed(connection) -> bool:
+    return connection.vendor == "postgresql" and not connection.settings_dict.get(
+        "OPTIONS", {}
+    ).get("server_side_binding")
+
+
+def _write(connection, sql: str, params: list) -> None:
+    writes = getattr(_pending, "writes", None)
+    if writes is not None:
+        writes.append((sql, params))
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def _insert_plan(model: type[Model], connection, rows: int, returning: bool) -> tuple:
+    """The INSERT of ``rows`` rows, and how to fill in a row from the given values.
+
+    A field not given takes its default, or the time for ``auto_now(_add)``
+    fields, as ``Model.save`` would.
+    """
+    q = connection.ops.quote_name
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    one = f"({', '.join(['%s'] * len(fields))})"
+    sql = (
+        f"INSERT INTO {q(model._meta.db_table)} ({', '.join(q(f.column) for f in fields)}) "
+        f"VALUES {', '.join([one] * rows)}"
+    )
+    if returning:
+        sql += f" RETURNING {q(model._meta.pk.column)}"
+    columns = [
+        (
+            f.attname,
+            getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False),
+            f.get_default,
+            _preparer(f, connection),
+        )
+        for f in fields
+    ]
+    return sql, columns
+
+
+def _row(columns: list, given: dict, now) -> list:
+    row = []
+    for name, timed, default, prepare in columns:
+        if name in given:
+            value = given[name]
+        elif timed:
+            value = now
+        else:
+            value = default()
+        row.append(value if prepare is None else prepare(value))
+    return row
+
+
+def insert(model: type[Model], **values: object) -> int:
+    """``model.objects.create(**values)`` (values by attribute name: ``game_id``); the new pk."""
+    connection, cache = _db()
+    key = (model, "insert")
+    built = cache.get(key)
+    returning = connection.features.can_return_columns_from_insert
+    if built is None:
+        built = cache[key] = _insert_plan(model, connection, 1, returning)
+    sql, columns = built
+    with connection.cursor() as cursor:
+        cursor.execute(sql, _row(columns, values, timezone.now()))
+        return cursor.fetchone()[0] if returning else cursor.lastrowid
+
+
+def insert_many(model: type[Model], rows: Sequence[dict]) -> None:
+    """``bulk_create`` of rows (dicts as for :func:`insert`) whose keys nobody needs."""
+    if not rows:
+        return
+    connection, cache = _db()
+    key = (model, "insert_many", len(rows))
+    built = cache.get(key)
+    if built is None:
+        built = cache[key] = _insert_plan(model, connection, len(rows), False)
+    sql, columns = built
+    now = timezone.now()
+    params = [value for given in rows for value in _row(columns, given, now)]
+    _write(connection, sql, params)

@@ -1,0 +1,123 @@
+"""``places.rows`` reads and writes rows exactly as the ORM would."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.forms.models import model_to_dict
+from django.utils import timezone
+
+from places import rows
+from places.models import Game, Place, PlaceEvent, Player, Turn
+
+pytestmark = pytest.mark.django_db
+
+
+def all_fields(obj) -> dict:
+    return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
+
+
+@pytest.fixture
+def place() -> Place:
+    now = timezone.now()
+    return Place.objects.create(
+        title="rows",
+        pace=None,
+        time_limit=2.5,
+        seed="s",
+        state=Place.State.RUNNING,
+        engine_state={"place": {"x": [1, 2]}, "game_id": None, "turn_id": None},
+        event_seq=7,
+        next_step_at=now,
+        turn_deadline=now + timedelta(seconds=3),
+        started_at=now,
+    )
+
+
+def test_lock_reads_what_the_orm_reads(place):
+    with transaction.atomic():
+        locked = rows.lock(Place, place.id)
+    read = Place.objects.get(pk=place.id)
+    assert all_fields(locked) == all_fields(read)
+    assert locked.pace is None and locked.engine_state["place"] == {"x": [1, 2]}
+    assert not locked._state.adding
+
+
+def test_lock_of_a_missing_row_is_does_not_exist():
+    with pytest.raises(Place.DoesNotExist), transaction.atomic():
+        rows.lock(Place, 10**9)
+
+
+def test_save_writes_the_fields_named_and_touches_updated_at(place):
+    before = Place.objects.get(pk=place.id)
+    place.engine_state = {"place": None, "turn_id": 3}
+    place.turn_deadline = None
+    place.title = "not saved"
+    rows.save(place, ["engine_state", "turn_deadline", "updated_at"])
+    after = Place.objects.get(pk=place.id)
+    assert after.engine_state == {"place": None, "turn_id": 3}
+    assert after.turn_deadline is None
+    assert after.title == "rows"
+    assert after.updated_at > before.updated_at
+
+
+def test_insert_and_update_make_the_row_create_would(place):
+    user = get_user_model().objects.create_user("u")
+    player = Player.objects.create(place=place, user=user, seat=0)
+    game = Game.objects.create(place=place, no=1)
+    opened = timezone.now()
+    values = dict(
+        game_id=game.id,
+        no=1,
+        player_id=player.id,
+        table=[3, 4],
+        revolution=True,
+        opened_at=opened,
+        deadline=opened + timedelta(seconds=1),
+    )
+    fast_id = rows.insert(Turn, **values)
+    orm = Turn.objects.create(**{**values, "no": 2})
+    fast = Turn.objects.get(pk=fast_id)
+    skip = {"id", "no"}
+    assert {k: v for k, v in model_to_dict(fast).items() if k not in skip} == {
+        k: v for k, v in model_to_dict(orm).items() if k not in skip
+    }
+    settled = timezone.now()
+    rows.update(Turn, fast_id, cards=[5], outcome="play", reset=True, settled_at=settled)
+    fast.refresh_from_db()
+    assert (fast.cards, fast.outcome, fast.reset, fast.settled_at) == ([5], "play", True, settled)
+
+
+def test_insert_many_adds_rows_in_order_with_their_times(place):
+    rows.insert_many(
+        PlaceEvent,
+        [
+            {"place_id": place.id, "seq": 1, "operation": "a", "message": "{}"},
+            {"place_id": place.id, "seq": 2, "operation": "b", "message": "日本"},
+        ],
+    )
+    events = list(PlaceEvent.objects.filter(place=place).order_by("seq"))
+    assert [(e.seq, e.operation, e.message) for e in events] == [(1, "a", "{}"), (2, "b", "日本")]
+    assert all(e.created_at is not None for e in events)
+    rows.insert_many(PlaceEvent, [])  # nothing to do
+    assert PlaceEvent.objects.filter(place=place).count() == 2
+
+
+def test_writes_held_together_are_sent_at_the_end_in_order(place):
+    with transaction.atomic(), rows.together():
+        rows.update(Place, place.id, title="first")
+        rows.update_where(Place, {"id": place.id, "seed": "s"}, title="second")
+        assert Place.objects.get(pk=place.id).title == "rows"  # not sent yet
+    assert Place.objects.get(pk=place.id).title == "second"
+
+
+def test_writes_held_together_are_dropped_when_the_block_fails(place):
+    with pytest.raises(RuntimeError), transaction.atomic(), rows.together():
+        rows.update(Place, place.id, title="never")
+        raise RuntimeError
+    assert Place.objects.get(pk=place.id).title == "rows"
+    rows.update(Place, place.id, title="later")  # and nothing is held afterwards
+    assert Place.objects.get(pk=place.id).title == "later"
