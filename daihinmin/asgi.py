@@ -3,7 +3,6 @@
 Run with: daphne -b 127.0.0.1 -p 8000 daihinmin.asgi:application
 """
 
-import asyncio
 import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "daihinmin.settings")
@@ -35,7 +34,7 @@ async def application(scope, receive, send):
     Daphne has no lifespan events; starting on first use also keeps the dealer
     out of processes that merely import this module (tests, management commands).
     """
-    broadcast.attach(asyncio.get_running_loop())
+    await broadcast.attach()
     if settings.DEALER_AUTOSTART:
         dealer.start()
     return await router(scope, receive, send)

@@ -14,8 +14,11 @@ would leave the listeners asleep until something else woke it). Elsewhere
 Sockets of this process get each event straight from the sender (a registry
 of local listeners per group): the channel layer would copy the message per
 channel and wake each consumer through a queue. The layer is used only when
-it reaches other processes (Redis); their listeners take those messages, and
-ours skip them by the sender's process tag.
+it reaches other processes (Redis), and then once per process, not once per
+socket: each process has one relay channel, joined to the groups its sockets
+listen to, and the relay hands what other processes send to its own
+listeners. Its own messages come back to it once per group and are skipped
+by the sender's process tag.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from collections import defaultdict
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
+from places.sequencer import Sequencer
+
 logger = logging.getLogger(__name__)
 
 ALL_PLACES_GROUP = "places"
@@ -38,28 +43,67 @@ _listeners: defaultdict[str, set] = defaultdict(set)
 
 _loop: asyncio.AbstractEventLoop | None = None
 _outbox: asyncio.Queue | None = None
+#: This process's channel on a shared layer, the groups it has joined, and the
+#: order keeper of the events of several processes.
+_relay: str | None = None
+_joined: set[str] = set()
+_sequencer: Sequencer | None = None
+#: Memberships of a channel layer group expire (channels-redis: a day); renewed this often.
+RENEW_SECONDS = 3600
 
 
 def place_group(place_id: int) -> str:
     return f"place.{place_id}"
 
 
-def listen(group: str, listener) -> None:
-    """Deliver this group's events to ``listener.deliver(message)`` (a local socket)."""
+async def listen(group: str, listener) -> None:
+    """Deliver this group's events to ``listener.deliver(message)`` (a local socket).
+
+    On a shared layer, the process's relay joins the group first, so that
+    nothing another process sends after this returns is missed, and the
+    group's numbering starts (``places/sequencer.py``).
+    """
+    if _relay is not None and _sequencer is not None:
+        if group not in _joined:
+            await get_channel_layer().group_add(group, _relay)
+            _joined.add(group)
+        await _sequencer.start(group, _place_of(group))
     _listeners[group].add(listener)
+
+
+def _place_of(group: str) -> int | None:
+    return None if group == ALL_PLACES_GROUP else int(group.removeprefix("place."))
 
 
 def unlisten(group: str, listener) -> None:
     _listeners[group].discard(listener)
 
 
-def attach(loop: asyncio.AbstractEventLoop) -> None:
-    """Send from now on through a sender task on ``loop`` (the server's loop; call it there)."""
-    global _loop, _outbox
+async def attach() -> None:
+    """Send from now on through a sender task on the running loop (the server's).
+
+    With a shared layer, also open this process's relay channel and start
+    handing what other processes send to the local listeners.
+    """
+    global _loop, _outbox, _relay, _sequencer
+    loop = asyncio.get_running_loop()
     if _loop is loop:
         return
     _loop, _outbox = loop, asyncio.Queue()
+    layer = get_channel_layer()
+    # a "specific" channel like the consumers': channels-redis reads all of a process's
+    # channels through one of them, and a channel of another prefix would never be read
+    _relay = await layer.new_channel() if _is_shared(layer) else None
+    _sequencer = Sequencer(_hand_out, _read_log, _read_marks) if _relay is not None else None
+    _joined.clear()
     loop.create_task(_drain(_outbox))
+    if _relay is not None:
+        loop.create_task(_relay_loop(layer, _relay))
+        loop.create_task(_renew_loop(layer, _relay))
+
+
+def _is_shared(layer) -> bool:
+    return layer is not None and not isinstance(layer, InMemoryChannelLayer)
 
 
 def send_events(place_id: int, batch: list[tuple[int, str]]) -> None:
@@ -74,31 +118,128 @@ def send_events(place_id: int, batch: list[tuple[int, str]]) -> None:
 
 
 async def _drain(outbox: asyncio.Queue) -> None:
+    """The sender: this process's sockets first; other processes' through a second task.
+
+    A send to Redis takes round trips; done in line, it would hold back the
+    local delivery of the next event of the same turn.
+    """
     layer = get_channel_layer()
+    remote: asyncio.Queue | None = asyncio.Queue() if _is_shared(layer) else None
+    if remote is not None:
+        asyncio.get_running_loop().create_task(_forward(layer, remote))
     while True:
         place_id, batch = await outbox.get()
-        await _send(layer, place_id, batch)
+        messages = _messages(place_id, batch)
+        for message in messages:
+            await _deliver(message)
+        if remote is not None:
+            remote.put_nowait(messages)
+
+
+async def _forward(layer, remote: asyncio.Queue) -> None:
+    while True:
+        for message in await remote.get():
+            await _group_send(layer, message)
 
 
 async def _send(layer, place_id: int, batch: list[tuple[int, str]]) -> None:
-    groups = (place_group(place_id), ALL_PLACES_GROUP)
-    remote = layer is not None and not isinstance(layer, InMemoryChannelLayer)
-    for seq, text in batch:
-        message = {
+    """Without a sender task (tests, scripts): everything in line."""
+    for message in _messages(place_id, batch):
+        await _deliver(message)
+        if _is_shared(layer):
+            await _group_send(layer, message)
+
+
+def _messages(place_id: int, batch: list[tuple[int, str]]) -> list[dict]:
+    """Each event once for its place's group and once for the every-place group."""
+    return [
+        {
             "type": "place.event",
+            "group": group,
             "place": place_id,
             "seq": seq,
             "text": text,
             "origin": PROCESS,
         }
-        for group in groups:
-            for listener in tuple(_listeners.get(group, ())):
-                try:
-                    await listener.deliver(message)
-                except Exception:  # one broken socket must not stop the others
-                    logger.exception("delivering event %s of place %s failed", seq, place_id)
-            if remote:
-                try:
-                    await layer.group_send(group, message)
-                except Exception:  # a broken layer must not stop the sender
-                    logger.exception("sending event %s of place %s failed", seq, place_id)
+        for seq, text in batch
+        for group in (place_group(place_id), ALL_PLACES_GROUP)
+    ]
+
+
+async def _group_send(layer, message: dict) -> None:
+    try:
+        await layer.group_send(message["group"], message)
+    except Exception:  # a broken layer must not stop the sender
+        logger.exception("sending event %s of place %s failed", message["seq"], message["place"])
+
+
+async def _deliver(message: dict) -> None:
+    """To this process's listeners, in each place's order when several processes send."""
+    if _sequencer is not None:
+        await _sequencer.receive(message)
+    else:
+        await _hand_out(message)
+
+
+async def _hand_out(message: dict) -> None:
+    """To this process's listeners of the message's group."""
+    for listener in tuple(_listeners.get(message["group"], ())):
+        try:
+            await listener.deliver(message)
+        except Exception:  # one broken socket must not stop the others
+            logger.exception(
+                "delivering event %s of place %s failed", message["seq"], message["place"]
+            )
+
+
+async def _relay_loop(layer, channel: str) -> None:
+    """Other processes' events, from the relay channel to the local listeners."""
+    while True:
+        try:
+            message = await layer.receive(channel)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the layer is down: wait, then listen again
+            logger.exception("relay: receiving failed")
+            await asyncio.sleep(1)
+            continue
+        if message.get("type") == "place.event" and message.get("origin") != PROCESS:
+            await _deliver(message)
+
+
+async def _renew_loop(layer, channel: str) -> None:
+    """Keep the relay's group memberships from expiring."""
+    while True:
+        await asyncio.sleep(RENEW_SECONDS)
+        for group in tuple(_joined):
+            try:
+                await layer.group_add(group, channel)
+            except Exception:
+                logger.exception("relay: renewing %s failed", group)
+
+
+async def _read_log(place_id: int, first: int, last: int) -> list[tuple[int, str]]:
+    from places import db_worker
+    from places.models import PlaceEvent
+
+    def read() -> list[tuple[int, str]]:
+        rows = PlaceEvent.objects.filter(place_id=place_id, seq__gte=first, seq__lt=last)
+        return list(rows.order_by("seq").values_list("seq", "message"))
+
+    return await db_worker.run(read)
+
+
+async def _read_marks(place_id: int | None) -> dict[int, int]:
+    """The last event number of one place, or of every running place."""
+    from places import db_worker
+    from places.models import Place
+
+    def read() -> dict[int, int]:
+        places = Place.objects.all()
+        if place_id is None:
+            places = places.filter(state=Place.State.RUNNING)
+        else:
+            places = places.filter(pk=place_id)
+        return dict(places.values_list("id", "event_seq"))
+
+    return await db_worker.run(read)

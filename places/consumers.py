@@ -20,36 +20,27 @@ logger = logging.getLogger(__name__)
 
 
 class EventForwarder(AsyncWebsocketConsumer):
-    """Forwards place events to the socket; subclasses set ``self.groups`` before accepting.
+    """Forwards place events to the socket; subclasses set ``self.listen_to`` before accepting.
 
-    Events of this process come straight from the broadcast sender
-    (:meth:`deliver`); those of other processes through the channel layer,
-    which also brings back our own, skipped by their process tag. Forwarding
-    touches no database, so it skips Channels' per-message connection
-    housekeeping (a thread hop each time).
+    Events come from ``places.broadcast`` (:meth:`deliver`): straight from this
+    process's sender, and through the process's relay from other processes.
+    The groups are ``broadcast``'s, not Channels': a socket costs the channel
+    layer nothing. Forwarding touches no database, so it skips Channels'
+    per-message connection housekeeping (a thread hop each time).
     """
 
-    groups: list[str] = []
+    listen_to: list[str] = []
 
     async def accept(self, subprotocol=None, headers=None) -> None:
         """Listen before the client knows it is connected, so it misses nothing after."""
-        for group in self.groups:
-            if group not in type(self).groups:  # set in connect(): not joined by Channels
-                await self.channel_layer.group_add(group, self.channel_name)
-            broadcast.listen(group, self)
+        for group in self.listen_to:
+            await broadcast.listen(group, self)
         await super().accept(subprotocol, headers)
 
     async def websocket_disconnect(self, message: dict) -> None:
-        for group in self.groups:
+        for group in self.listen_to:
             broadcast.unlisten(group, self)
         await super().websocket_disconnect(message)
-
-    async def dispatch(self, message: dict) -> None:
-        if message["type"] == "place.event":
-            if message.get("origin") != broadcast.PROCESS:
-                await self.deliver(message)
-        else:
-            await super().dispatch(message)
 
     async def deliver(self, message: dict) -> None:
         await self.send(text_data=message["text"])
@@ -58,7 +49,7 @@ class EventForwarder(AsyncWebsocketConsumer):
 class AllPlacesConsumer(EventForwarder):
     """``ws://HOST/`` and any unrouted path: the events of every place."""
 
-    groups = [broadcast.ALL_PLACES_GROUP]
+    listen_to = [broadcast.ALL_PLACES_GROUP]
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """The 2011 stream is one-way: what clients send is ignored."""
@@ -69,7 +60,7 @@ class PlaceConsumer(EventForwarder):
 
     async def connect(self) -> None:
         self.place_id = int(self.scope["url_route"]["kwargs"]["place_id"])
-        self.groups = [broadcast.place_group(self.place_id)]
+        self.listen_to = [broadcast.place_group(self.place_id)]
         self._held: list[str] | None = None
         headers = {
             k.decode("latin-1").lower(): v.decode("latin-1") for k, v in self.scope["headers"]
@@ -163,7 +154,7 @@ class LiveConsumer(EventForwarder):
 
     async def connect(self) -> None:
         self.place_id = int(self.scope["url_route"]["kwargs"]["place_id"])
-        self.groups = [broadcast.place_group(self.place_id)]
+        self.listen_to = [broadcast.place_group(self.place_id)]
         await self.accept()
 
     async def deliver(self, message: dict) -> None:

@@ -59,6 +59,22 @@ class Server:
         self.log = open(workdir / "daphne.log", "ab")  # noqa: SIM115 - closed in stop()
         self.manage("migrate", "--noinput")
 
+    def sibling(self, **env: str) -> Server:
+        """Another daphne process on the same database and channel layer (not started).
+
+        Stopping it leaves the database to this server, which created it.
+        """
+        other = Server.__new__(Server)
+        other.port = free_port()
+        other.url = f"http://127.0.0.1:{other.port}"
+        other.ws_url = f"ws://127.0.0.1:{other.port}"
+        other.workdir = self.workdir
+        other.env = {**self.env, **env}
+        other._pg_admin_url = None
+        other.process = None
+        other.log = open(self.workdir / f"daphne-{other.port}.log", "ab")  # noqa: SIM115
+        return other
+
     def _psql(self, sql: str) -> None:
         import psycopg
 
@@ -156,19 +172,25 @@ class Server:
             text=True,
         )
 
+    def events_after(self, place_id: int, after: int) -> tuple[int, list[dict]]:
+        """One answer of the event log over HTTP: the last number and the events after ``after``."""
+        body = httpx.get(
+            f"{self.url}/places/{place_id}/events.json", params={"after": after}, timeout=10
+        ).json()
+        assert body["first_seq"] == after + 1
+        return body["last_seq"], body["events"]
+
     def events(self, place_id: int) -> list[dict]:
-        """The place's whole event log, read back over HTTP."""
+        """The place's whole event log, read back over HTTP (of a place that has stopped:
+        a running one may grow faster than it is read)."""
         out: list[dict] = []
         after = 0
         while True:
-            body = httpx.get(
-                f"{self.url}/places/{place_id}/events.json", params={"after": after}, timeout=10
-            ).json()
-            assert body["first_seq"] == after + 1
-            out.extend(body["events"])
-            if body["last_seq"] == after:
+            last, events = self.events_after(place_id, after)
+            out.extend(events)
+            if last == after:
                 return out
-            after = body["last_seq"]
+            after = last
 
     def events_from_database(self, place_id: int) -> list[dict]:
         """The event log read with a management command: works while the server is down."""

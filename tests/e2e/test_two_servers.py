@@ -1,0 +1,69 @@
+"""Two server processes on one database and one Redis: a place is played across both.
+
+Bots and spectators connect to either process; each process sends the events
+of the moves made through it to its own sockets directly and to the other
+process through its relay channel (``places/broadcast.py``). Every socket, on
+either side, must see the whole stream, in order, once.
+
+Needs Redis (the in-memory channel layer reaches no other process): CI runs it
+in its PostgreSQL + Redis step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import pytest
+
+from tests.e2e.event_replay import check_stream
+from tests.e2e.test_place_with_bots import NAMES, create_place, finish_bots, watch
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(
+        not os.environ.get("REDIS_URL"),
+        reason="two processes meet only through Redis: set REDIS_URL (CI's step 2 does)",
+    ),
+]
+
+
+@pytest.fixture
+def second(server):
+    other = server.sibling()
+    other.start()
+    yield other
+    other.stop()
+
+
+@pytest.mark.parametrize("transport", ["http", "ws"])
+async def test_a_place_played_through_two_processes_reaches_every_socket_on_both(
+    server, second, transport
+):
+    place_id = create_place(server, games=2, seed="two")
+    streams: dict[str, list[dict]] = {}
+    watchers = []
+    for label, srv in (("first", server), ("second", second)):
+        events: list[dict] = []
+        streams[label] = events
+        done, ready = asyncio.Event(), asyncio.Event()
+        watchers.append(
+            (asyncio.ensure_future(watch(srv.ws_url, place_id, events, done, ready)), done)
+        )
+        await asyncio.wait_for(ready.wait(), timeout=30)
+    # alice, charlie and eve act through the first process; bob and dave through the second
+    bots = [
+        (server if i % 2 == 0 else second).bot(place_id, n, f"{n}-pw", "greedy", transport)
+        for i, n in enumerate(NAMES)
+    ]
+    server.manage("start_place", str(place_id))
+    for task, done in watchers:
+        await asyncio.wait_for(done.wait(), timeout=120)
+        await task
+    await asyncio.to_thread(finish_bots, bots)
+
+    log = server.events(place_id)
+    assert streams["first"] == log
+    assert streams["second"] == log
+    summary = check_stream(log, NAMES, game_count=2, seed="two")
+    assert sum(summary.points) == 2 * 10
