@@ -1,4 +1,5 @@
-"""ASGI entry point: HTTP through Django, WebSockets through Channels, and the dealer.
+"""ASGI entry point: HTTP through Django (bots' posts by a shorter way: ``api/fast.py``),
+WebSockets through Channels, and the dealer.
 
 Run with: daphne -b 127.0.0.1 -p 8000 daihinmin.asgi:application
 """
@@ -16,13 +17,14 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from api import fast  # noqa: E402
 from daihinmin.routing import websocket_urlpatterns  # noqa: E402
 from places import broadcast, dealer  # noqa: E402
 
 # No AllowedHostsOriginValidator: bots connect without an Origin header.
 router = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": fast.wrap(django_asgi_app),  # bots' post_cards, then Django
         "websocket": AuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
     }
 )
