@@ -97,10 +97,25 @@ def schemathesis(base: str, extra: list[str], timeout: float, cwd: Path) -> int:
     ]
     log("$ " + " ".join(c if "sessionid=" not in c else "Cookie: sessionid=…" for c in command))
     try:
-        return subprocess.run(command, cwd=cwd, timeout=timeout).returncode
-    except subprocess.TimeoutExpired:
+        done = subprocess.run(
+            command, cwd=cwd, timeout=timeout, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        )
+    except subprocess.TimeoutExpired as ran_over:
+        show_report(ran_over.stdout or b"")
         log(f"schemathesis ran over {timeout:.0f} s")
         return 1
+    show_report(done.stdout)
+    return done.returncode
+
+
+def show_report(output: bytes) -> None:
+    """Print schemathesis's report with every line marked as the fuzzer's.
+
+    Its "=== … in 0.56s ===" banners look like a pytest summary; unmarked, a reader
+    of the CI log (or a script) could take them for the test suite's own result.
+    """
+    for line in output.decode(errors="replace").splitlines():
+        print(f"fuzz| {line}", flush=True)
 
 
 def main() -> int:
