@@ -13,19 +13,19 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 # Set Django up (apps, models) before anything imports consumers or models.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from api import fast  # noqa: E402
 from daihinmin.routing import websocket_urlpatterns  # noqa: E402
+from daihinmin.ws_auth import SessionUserMiddleware  # noqa: E402
 from places import broadcast, dealer  # noqa: E402
 
 # No AllowedHostsOriginValidator: bots connect without an Origin header.
 router = ProtocolTypeRouter(
     {
         "http": fast.wrap(django_asgi_app),  # bots' post_cards, then Django
-        "websocket": AuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
+        "websocket": SessionUserMiddleware(URLRouter(websocket_urlpatterns)),
     }
 )
 

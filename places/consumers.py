@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from daihinmin.origins import foreign_header, netloc
@@ -41,6 +42,18 @@ class EventForwarder(AsyncWebsocketConsumer):
         for group in self.listen_to:
             broadcast.unlisten(group, self)
         await super().websocket_disconnect(message)
+
+    async def dispatch(self, message: dict) -> None:
+        """Channels' dispatch without its per-message ``aclose_old_connections()``.
+
+        That housekeeping is a thread hop before every frame a client sends;
+        the database work of these sockets runs on ``places.db_worker``, which
+        keeps its own connection, so there is nothing here to close.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
 
     async def deliver(self, message: dict) -> None:
         await self.send(text_data=message["text"])

@@ -12,6 +12,7 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
 
 from daihinmin.asgi import router
 from places import services
@@ -124,6 +125,32 @@ async def test_a_socket_without_a_session_is_not_logged_in(place):
     finally:
         await ws.disconnect()
     assert await sync_to_async(snapshot)(place.id) == before
+
+
+async def test_a_socket_of_a_session_whose_password_changed_since_is_not_logged_in(place, alice):
+    """The session's auth hash is checked when the socket opens, as Django checks it."""
+    def change_password() -> None:
+        member = get_user_model().objects.get(username="alice")
+        member.set_password("a-new-one")
+        member.save()
+
+    await sync_to_async(change_password)()
+    ws = await open_socket(place.id, alice)
+    try:
+        assert (await ask(ws, {"action": "get_hand"}))["error"]["code"] == "NOT_LOGGED_IN"
+    finally:
+        await ws.disconnect()
+
+
+async def test_a_made_up_session_key_is_not_logged_in(place):
+    headers = [(b"host", b"testserver"), (b"cookie", b"sessionid=made-up-key; other=1")]
+    ws = WebsocketCommunicator(router, f"/ws/places/{place.id}/", headers=headers)
+    connected, _ = await ws.connect()
+    assert connected
+    try:
+        assert (await ask(ws, {"action": "get_hand"}))["error"]["code"] == "NOT_LOGGED_IN"
+    finally:
+        await ws.disconnect()
 
 
 async def test_not_your_turn_over_the_socket_changes_nothing(place, bob):
