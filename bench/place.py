@@ -34,6 +34,19 @@ PG_URL = "postgres://postgres@127.0.0.1:5432/postgres"
 REDIS_URL = "redis://127.0.0.1:6379/0"
 
 
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a running process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def reap(process) -> float:
+    """Wait for a child and return the CPU seconds it used in all."""
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return usage.ru_utime + usage.ru_stime
+
+
 def peak_memory_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
@@ -91,6 +104,8 @@ def one_run(db: str, transport: str, games: int) -> dict:
         )
         bots = [server.bot(place_id, n, "pw", "greedy", transport) for n in NAMES]
 
+        server_cpu: list[float] = []
+
         async def run() -> list[tuple[float, dict]]:
             seen: list[tuple[float, dict]] = []
             ready = asyncio.Event()
@@ -98,12 +113,15 @@ def one_run(db: str, transport: str, games: int) -> dict:
             await ready.wait()
             await asyncio.sleep(1.5)  # the bots log in and connect
             await asyncio.to_thread(server.manage, "start_place", str(place_id))
+            server_cpu.append(cpu_seconds(server.process.pid))
             await asyncio.wait_for(task, timeout=3600)
+            server_cpu.append(cpu_seconds(server.process.pid))
             return seen
 
+        spectator_cpu = time.process_time()
         seen = asyncio.run(run())
-        for bot in bots:
-            bot.wait(60)
+        spectator_cpu = time.process_time() - spectator_cpu
+        bots_cpu = sum(reap(bot) for bot in bots)
         memory = peak_memory_mb(server.process.pid)
     finally:
         server.stop()
@@ -125,6 +143,10 @@ def one_run(db: str, transport: str, games: int) -> dict:
         "p50_ms": latencies[len(latencies) // 2],
         "p99_ms": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))],
         "memory_mb": memory,
+        # CPU per turn: the server's during the place; the bots' and the spectator's in all
+        "server_cpu_ms": (server_cpu[1] - server_cpu[0]) * 1000 / turns,
+        "bots_cpu_ms": bots_cpu * 1000 / turns,
+        "spectator_cpu_ms": spectator_cpu * 1000 / turns,
     }
 
 
@@ -138,7 +160,8 @@ def main() -> None:
     print(f"{args.games}-game place, pace 0, five greedy bots; median of {args.runs} runs")
     print(
         f"{'db':9} {'transport':9} {'wall s':>8} {'turns':>6} {'turns/s':>8} "
-        f"{'p50 ms':>7} {'p99 ms':>7} {'peak MB':>8}"
+        f"{'p50 ms':>7} {'p99 ms':>7} {'peak MB':>8}   CPU ms/turn: {'server':>6} {'bots':>6} "
+        f"{'watch':>6}"
     )
     for db in args.db:
         for transport in args.transport:
@@ -147,7 +170,8 @@ def main() -> None:
             print(
                 f"{db:9} {transport:9} {med['wall']:8.1f} {med['turns']:6.0f} "
                 f"{med['turns_per_s']:8.1f} {med['p50_ms']:7.1f} {med['p99_ms']:7.1f} "
-                f"{med['memory_mb']:8.1f}",
+                f"{med['memory_mb']:8.1f}   {'':12}{med['server_cpu_ms']:6.2f} "
+                f"{med['bots_cpu_ms']:6.2f} {med['spectator_cpu_ms']:6.2f}",
                 flush=True,
             )
 
