@@ -19,13 +19,13 @@ drops, asking the server whose turn it is when it comes back.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import logging
 from urllib.parse import urlsplit
 
-import httpx
-import websockets
+import aiohttp
 
 from bots.strategies import Strategy
 from bots.table import TableView, card_ids
@@ -69,7 +69,7 @@ class Bot:
         self.ws_url = f"{scheme}://{parts.netloc}/ws/places/{self.place_id}/"
         self.reconnect_delay = reconnect_delay
         self.view = TableView(place_id=self.place_id, me=name)
-        self.http: httpx.AsyncClient | None = None
+        self.http: aiohttp.ClientSession | None = None
         self._socket = None
         self._replies: asyncio.Queue[dict] = asyncio.Queue()
         self._acting: asyncio.Task | None = None
@@ -82,34 +82,32 @@ class Bot:
 
     # -- HTTP ---------------------------------------------------------------
 
-    async def login(self) -> dict:
+    async def _request(self, method: str, path: str, data: dict | None = None):
         assert self.http is not None
-        r = await self.http.post(
-            "/login.json",
-            data={"name": self.name, "password": self.password, "place_id": str(self.place_id)},
-        )
-        return _json_or_raise(r)
+        async with self.http.request(method, self.server + path, data=data) as response:
+            return _json_or_raise(response.status, await response.read())
+
+    async def login(self) -> dict:
+        data = {"name": self.name, "password": self.password, "place_id": str(self.place_id)}
+        return await self._request("POST", "/login.json", data)
 
     async def get_hand(self) -> list[int]:
         if self.transport == "ws":
             reply = await self._ask({"action": "get_hand"})
             return card_ids(reply["cards"])
-        r = await self.http.get("/operations/get_hand.json")
-        return card_ids(_json_or_raise(r))
+        return card_ids(await self._request("GET", "/operations/get_hand.json"))
 
     async def get_place_info(self) -> dict:
-        r = await self.http.get("/operations/get_place_info.json")
-        return _json_or_raise(r)
+        return await self._request("GET", "/operations/get_place_info.json")
 
     async def post_cards(self, cards: list[str]) -> dict:
         if self.transport == "ws":
             return await self._ask({"action": "post_cards", "cards": cards})
         data = {f"card_{i}": c for i, c in enumerate(cards)}
-        r = await self.http.post("/operations/post_cards.json", data=data)
-        return _json_or_raise(r)
+        return await self._request("POST", "/operations/post_cards.json", data)
 
     async def _ask(self, request: dict) -> dict:
-        await self._socket.send(json.dumps(request))
+        await self._socket.send_str(json.dumps(request))
         reply = await asyncio.wait_for(self._replies.get(), timeout=30)
         if "error" in reply:
             raise ProtocolError(reply["error"]["code"], reply["error"]["message"])
@@ -135,7 +133,7 @@ class Bot:
         except ProtocolError as e:
             # NOT_YOUR_TURN / NO_TURN_OPEN: the turn moved on without us (a timeout)
             logger.warning("%s: %s", self.name, e)
-        except (TimeoutError, httpx.HTTPError, websockets.ConnectionClosed) as e:
+        except (TimeoutError, aiohttp.ClientError, ConnectionError) as e:
             logger.warning("%s: acting failed (%s); will retry on reconnect", self.name, e)
 
     def on_event(self, event: dict) -> None:
@@ -170,20 +168,25 @@ class Bot:
 
     async def run(self) -> None:
         """Play until ``end_place``."""
-        async with httpx.AsyncClient(base_url=self.server, timeout=30) as http:
+        # unsafe: keep the cookies of a server named by its IP address (127.0.0.1)
+        jar = aiohttp.CookieJar(unsafe=True)
+        timeout = aiohttp.ClientTimeout(total=30)
+        async with aiohttp.ClientSession(cookie_jar=jar, timeout=timeout) as http:
             self.http = http
             await self.login()
-            cookie = f"sessionid={http.cookies.get('sessionid')}"
             for attempt in itertools.count():
                 try:
-                    async with websockets.connect(
-                        self.ws_url, additional_headers={"Cookie": cookie}, max_size=2**22
+                    # the session cookie goes with the handshake (from the jar); no Origin
+                    async with http.ws_connect(
+                        self.ws_url, max_msg_size=2**22, timeout=aiohttp.ClientWSTimeout(ws_close=5)
                     ) as socket:
                         self._socket = socket
                         await self._catch_up()
-                        async for text in socket:
+                        async for frame in socket:
+                            if frame.type != aiohttp.WSMsgType.TEXT:
+                                continue
                             try:
-                                message = json.loads(text)
+                                message = json.loads(frame.data)
                             except ValueError:
                                 continue  # 2011 servers sent empty frames now and then
                             if "reply" in message:
@@ -194,30 +197,28 @@ class Bot:
                                 break
                     if self._done.is_set():
                         break
-                except (OSError, websockets.WebSocketException, httpx.HTTPError) as e:
+                    logger.info("%s: the server closed the socket; reconnecting", self.name)
+                except (OSError, aiohttp.ClientError, TimeoutError) as e:
                     if self._done.is_set():
                         break
                     logger.info("%s: connection lost (%s); reconnecting", self.name, e)
-                    await asyncio.sleep(min(5.0, self.reconnect_delay * (attempt + 1)))
-                    try:
-                        await self.login()
-                        cookie = f"sessionid={http.cookies.get('sessionid')}"
-                    except (httpx.HTTPError, ProtocolError):
-                        pass
+                await asyncio.sleep(min(5.0, self.reconnect_delay * (attempt + 1)))
+                with contextlib.suppress(OSError, aiohttp.ClientError, TimeoutError, ProtocolError):
+                    await self.login()
             if self._acting is not None:
                 await asyncio.gather(self._acting, return_exceptions=True)
 
 
-def _json_or_raise(response: httpx.Response):
+def _json_or_raise(status: int, content: bytes):
     try:
-        body = response.json()
+        body = json.loads(content)
     except ValueError:
         body = None
-    if response.status_code >= 400 or (isinstance(body, dict) and "error" in body):
+    if status >= 400 or (isinstance(body, dict) and "error" in body):
         error = (body or {}).get("error", {}) if isinstance(body, dict) else {}
         raise ProtocolError(
-            error.get("code", f"HTTP_{response.status_code}"),
-            error.get("message", response.text[:200]),
-            response.status_code,
+            error.get("code", f"HTTP_{status}"),
+            error.get("message", content[:200].decode(errors="replace")),
+            status,
         )
     return body
