@@ -1,4 +1,5 @@
-"""``post_cards.json``/``.xml`` from bots, answered without Django's request machinery.
+"""What bots ask every turn (``post_cards``, the documents), answered without Django's
+request machinery.
 
 Under ASGI, Django runs each request's view in a new thread, on a database
 connection opened for the request and closed after it (closing the last
@@ -8,14 +9,16 @@ costs well under one (``bench/turn.py``). Here the move runs on the database
 thread of the WebSocket actions (``places.db_worker``), which keeps its
 connection, and the answer is written directly.
 
-Only the plain case a bot sends is taken: ``POST`` to a ``.json`` or ``.xml``
-path, a session cookie, a form body (or none), no ``Origin``, ``Referer`` or
-``Accept-Language`` header, and a session that names a player. Anything else,
-down to a card parameter Django would read differently, goes to Django with
-its body intact, so every error keeps its code, status and format. The same
-session checks as Django's are made (expiry, the user's password hash) and the
-answer carries the headers Django's middlewares would add;
-``tests/api/test_fast_post.py`` compares the two answer for answer.
+Only the plain case a bot sends is taken: ``POST post_cards`` or ``GET`` of a
+document (``get_hand``, ``get_place_info``, ``get_rank``, ``get_initial_hand``)
+at a ``.json`` or ``.xml`` path, a session cookie, a form body for the post
+(no body for a document), no ``Origin``, ``Referer`` or ``Accept-Language``
+header, and a session that names a player. Anything else, down to a card
+parameter Django would read differently, goes to Django with its body intact,
+so every error keeps its code, status and format. The same session checks as
+Django's are made (expiry, the user's password hash) and the answer carries the
+headers Django's middlewares would add; ``tests/api/test_fast_post.py``
+compares the two answer for answer.
 """
 
 from __future__ import annotations
@@ -38,16 +41,25 @@ from django.utils.crypto import constant_time_compare
 from django.utils.http import http_date
 from django.utils.module_loading import import_string
 
-from api import formats
+from api import formats, views
 from api.params import CARD_PARAMETER, MAX_CARDS
 from api.security import PLACE_KEY
 from places import db_worker, services
 
-PATHS = {
-    "/operations/post_cards.json": formats.JSON,
-    "/post_cards.json": formats.JSON,
-    "/operations/post_cards.xml": formats.XML,
-    "/post_cards.xml": formats.XML,
+POST_CARDS = "post_cards"
+#: The documents' readers, the views' own.
+DOCUMENTS = {
+    "get_hand": views.HandView.read,
+    "get_place_info": views.PlaceInfoView.read,
+    "get_rank": views.RankView.read,
+    "get_initial_hand": views.InitialHandView.read,
+}
+#: (method, path) -> (what, format), at both places the API lives (``api/urls.py``).
+ROUTES = {
+    (method, f"{prefix}{what}.{fmt}"): (what, fmt)
+    for prefix in ("/operations/", "/")
+    for fmt in (formats.JSON, formats.XML)
+    for method, what in [("POST", POST_CARDS), *(("GET", name) for name in DOCUMENTS)]
 }
 FORM_TYPE = b"application/x-www-form-urlencoded"
 #: Headers whose presence sends a request to Django: the cross-site check
@@ -65,15 +77,17 @@ def wrap(django_app):
         return django_app
 
     async def app(scope, receive, send):
-        if scope["type"] == "http" and scope["method"] == "POST" and scope["path"] in PATHS:
-            return await _post_cards(scope, receive, send, django_app)
+        if scope["type"] == "http":
+            route = ROUTES.get((scope["method"], scope["path"]))
+            if route is not None:
+                return await _serve(route, scope, receive, send, django_app)
         return await django_app(scope, receive, send)
 
     return app
 
 
-async def _post_cards(scope, receive, send, django_app) -> None:
-    fmt = PATHS[scope["path"]]
+async def _serve(route: tuple[str, str], scope, receive, send, django_app) -> None:
+    what, fmt = route
     session_key, plain, typed = None, True, False
     too_large = False
     for name, value in scope["headers"]:
@@ -101,12 +115,17 @@ async def _post_cards(scope, receive, send, django_app) -> None:
         if too_large:
             break
     body = b"".join(chunks)
-    if not typed and body.strip():
-        plain = False  # a body that is not a form: Django refuses it
-    cards = _cards(scope.get("query_string", b""), body) if plain and not too_large else None
+    if what == POST_CARDS:
+        if not typed and body.strip():
+            plain = False  # a body that is not a form: Django refuses it
+        cards = _cards(scope.get("query_string", b""), body) if plain and not too_large else None
+        plain = cards is not None
+    else:
+        plain = plain and not body and not typed  # a document is asked for with nothing
+        cards = None
     answer = None
-    if cards is not None and session_key:
-        answer = await db_worker.run(_answer, session_key, cards, fmt)
+    if plain and session_key:
+        answer = await db_worker.run(_answer, session_key, what, cards, fmt)
     if answer is None:
         return await django_app(scope, _replaying(body, more, receive), send)
     status, content = answer
@@ -114,7 +133,7 @@ async def _post_cards(scope, receive, send, django_app) -> None:
         {
             "type": "http.response.start",
             "status": status,
-            "headers": _headers(fmt, len(content)),
+            "headers": _headers(fmt, len(content), "POST" if what == POST_CARDS else "GET, HEAD"),
         }
     )
     await send({"type": "http.response.body", "body": content})
@@ -242,27 +261,32 @@ def _player_the_long_way(session_key: str):
     return encoded, place_id, user
 
 
-def _answer(session_key: str, cards: list[str], fmt: str) -> tuple[int, bytes] | None:
-    """On the database thread: the post's status and body, or None to leave it to Django."""
+def _answer(
+    session_key: str, what: str, cards: list[str] | None, fmt: str
+) -> tuple[int, bytes] | None:
+    """On the database thread: the status and body, or None to leave the request to Django."""
     player = _player(session_key)
     if player is None:
         return None
     place_id, user_id = player
     try:
-        services.seat_of(place_id, user_id)  # as current_player(): before the cards are read
-        result = services.post_cards(place_id, user_id, cards)
+        services.seat_of(place_id, user_id)  # as current_player(): before anything is read
+        if what == POST_CARDS:
+            data = services.post_cards(place_id, user_id, cards or []).as_dict()
+        else:
+            data = DOCUMENTS[what](place_id, user_id)
     except services.ServiceError as e:
         response = formats.error(fmt, e.code, e.message, e.status)
         return e.status, response.content
-    return 200, formats.document(fmt, result.as_dict()).content
+    return 200, formats.document(fmt, data).content
 
 
-def _headers(fmt: str, length: int) -> list[tuple[bytes, bytes]]:
+def _headers(fmt: str, length: int, allow: str) -> list[tuple[bytes, bytes]]:
     """What Django's view and middlewares put on this answer (see the module doc)."""
     content_type = formats.XML_TYPE if fmt == formats.XML else formats.JSON_TYPE
     headers = [
         (b"Content-Type", content_type.encode()),
-        (b"Allow", b"POST"),
+        (b"Allow", allow.encode()),
         (b"Expires", http_date().encode()),
         (b"Cache-Control", b"max-age=0, no-cache, no-store, must-revalidate, private"),
         (b"X-Frame-Options", settings.X_FRAME_OPTIONS.encode()),

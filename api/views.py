@@ -237,35 +237,41 @@ class DocumentView(ApiView):
         place_id, user_id = current_player(dj)
         return formats.document(self.client(dj), self.read(place_id, user_id))
 
-    def read(self, place_id: int, user_id: int):
+    @staticmethod
+    def read(place_id: int, user_id: int):
+        """The document's data (``api/fast.py`` calls it too)."""
         raise NotImplementedError
 
 
 class HandView(DocumentView):
     """``get_hand``: the player's cards, weakest first, jokers last."""
 
-    def read(self, place_id, user_id):
+    @staticmethod
+    def read(place_id, user_id):
         return [api_card(c) for c in services.hand_of(place_id, user_id)]
 
 
 class InitialHandView(DocumentView):
     """``get_initial_hand``: the cards dealt in the current game, before the exchange."""
 
-    def read(self, place_id, user_id):
+    @staticmethod
+    def read(place_id, user_id):
         return [api_card(c) for c in services.initial_hand_of(place_id, user_id)]
 
 
 class PlaceInfoView(DocumentView):
     """``get_place_info``: ``game_count``, ``player_count``, ``player_infos``, then more."""
 
-    def read(self, place_id, user_id):
+    @staticmethod
+    def read(place_id, user_id):
         return services.place_info(place_id)
 
 
 class RankView(DocumentView):
     """``get_rank``: each player's rank in the current game and in the last finished one."""
 
-    def read(self, place_id, user_id):
+    @staticmethod
+    def read(place_id, user_id):
         return services.ranks(place_id)
 
 

@@ -1,4 +1,5 @@
-"""Bots' ``post_cards`` by the short way (``api/fast.py``) answers exactly as Django does.
+"""Bots' ``post_cards`` and documents by the short way (``api/fast.py``) answer exactly as
+Django does.
 
 Two identical places (same seats, same seed) get the same requests: one
 through the fast path, one through Django alone. Status, body and headers
@@ -74,14 +75,23 @@ def cookie_of(name: str, place_id: int) -> str:
     return session_cookie(client)
 
 
-async def post(app, path: str, body: bytes = b"", headers: list | None = None, cookie=None):
-    all_headers = [(b"host", b"testserver"), (b"content-type", FORM.encode())]
+async def post(
+    app,
+    path: str,
+    body: bytes = b"",
+    headers: list | None = None,
+    cookie=None,
+    method: str = "POST",
+):
+    all_headers = [(b"host", b"testserver")]
+    if method == "POST":
+        all_headers.append((b"content-type", FORM.encode()))
     if cookie:
         all_headers.append((b"cookie", f"sessionid={cookie}".encode()))
     if headers is not None:
         names = {name for name, _ in headers}
         all_headers = [h for h in all_headers if h[0] not in names] + headers
-    comm = HttpCommunicator(app, "POST", path, body=body, headers=all_headers)
+    comm = HttpCommunicator(app, method, path, body=body, headers=all_headers)
     response = await comm.get_response(timeout=10)
     # let the app finish (Django returns the request's database connection at its end)
     await comm.send_input({"type": "http.disconnect"})
@@ -227,6 +237,71 @@ async def test_a_large_body_goes_to_django_whole(place, fast_app, django_app):
     assert json.loads(answer["body"])["result"] == "play"  # Django read the card from it
 
 
+DOCUMENT_PATHS = [
+    f"{prefix}{name}.{fmt}"
+    for name in ("get_hand", "get_place_info", "get_rank", "get_initial_hand")
+    for prefix, fmt in (("/operations/", "json"), ("/", "xml"), ("/", "json"), ("/operations/", "xml"))
+]
+
+
+async def test_documents_read_as_django_reads_them(twins, fast_app, django_app):
+    fast_place, django_place = twins
+    for name in ("alice", "bob"):
+        fast_cookie = await sync_to_async(cookie_of)(name, fast_place.id)
+        django_cookie = await sync_to_async(cookie_of)(name, django_place.id)
+        for path in DOCUMENT_PATHS:
+            before = django_app.calls
+            fast_answer = await post(fast_app, path, method="GET", cookie=fast_cookie)
+            assert django_app.calls == before, f"{name} {path}: not served by the fast path"
+            django_answer = await post(django_app, path, method="GET", cookie=django_cookie)
+            status, body, headers = comparable(fast_answer)
+            expected = comparable(django_answer)
+            if "place_info" in path:  # each place has its own id (and title)
+                body = body.replace(str(fast_place.id).encode(), str(django_place.id).encode())
+            assert (status, body, headers) == expected, (name, path)
+            assert status == 200
+
+
+async def test_a_document_of_a_player_no_longer_seated_is_refused_as_django_refuses_it(
+    place, fast_app, django_app
+):
+    cookie = await sync_to_async(cookie_of)("bob", place.id)
+    await sync_to_async(services.forget_seats)()
+    from places.models import Player
+
+    await sync_to_async(Player.objects.filter(place=place, user__username="bob").delete)()
+    fast_answer = await post(fast_app, "/get_hand.json", method="GET", cookie=cookie)
+    assert django_app.calls == 0
+    django_answer = await post(django_app, "/get_hand.json", method="GET", cookie=cookie)
+    assert comparable(fast_answer) == comparable(django_answer)
+    assert fast_answer["status"] == 401
+
+
+DOCUMENTS_LEFT_TO_DJANGO = [
+    ("HEAD", "HEAD", "/get_hand.json", b"", []),
+    ("a body", "GET", "/get_hand.json", b"card_0=S3", []),
+    ("a content type", "GET", "/get_hand.json", b"", [(b"content-type", FORM.encode())]),
+    ("no suffix", "GET", "/get_hand", b"", []),
+    ("Accept-Language", "GET", "/get_hand.json", b"", [(b"accept-language", b"ja")]),
+    ("another document", "GET", "/operations/legal_plays.json", b"", []),
+]
+
+
+@pytest.mark.parametrize(
+    "label,method,path,body,extra",
+    DOCUMENTS_LEFT_TO_DJANGO,
+    ids=[c[0] for c in DOCUMENTS_LEFT_TO_DJANGO],
+)
+async def test_what_is_not_a_plain_document_read_goes_to_django(
+    place, fast_app, django_app, label, method, path, body, extra
+):
+    cookie = await sync_to_async(cookie_of)("bob", place.id)
+    fast_answer = await post(fast_app, path, body, extra, cookie=cookie, method=method)
+    assert django_app.calls == 1, label
+    django_answer = await post(django_app, path, body, extra, cookie=cookie, method=method)
+    assert comparable(fast_answer) == comparable(django_answer), label
+
+
 def _end_by_logout(cookie: str, place_id: int) -> None:
     client = Client()
     client.cookies["sessionid"] = cookie
@@ -273,3 +348,5 @@ async def test_a_session_ended_anywhere_is_refused_at_the_next_post(place, fast_
     again = await post(fast_app, "/post_cards.json", form(), cookie=cookie)
     assert again["status"] == 401
     assert json.loads(again["body"])["error"]["code"] == "NOT_LOGGED_IN"
+    hand = await post(fast_app, "/get_hand.json", method="GET", cookie=cookie)
+    assert hand["status"] == 401  # and no hand to read
