@@ -14,11 +14,13 @@ would leave the listeners asleep until something else woke it). Elsewhere
 Sockets of this process get each event straight from the sender (a registry
 of local listeners per group): the channel layer would copy the message per
 channel and wake each consumer through a queue. The layer is used only when
-it reaches other processes (Redis), and then once per process, not once per
-socket: each process has one relay channel, joined to the groups its sockets
-listen to, and the relay hands what other processes send to its own
-listeners. Its own messages come back to it once per group and are skipped
-by the sender's process tag.
+it reaches other processes (Redis), and then once per process and per
+change, not once per socket and per event: each process has one relay
+channel in one group (``RELAY_GROUP``), a change's events go to that group
+as one message, and each relay hands what other processes sent to its own
+listeners of both streams. Its own messages come back to it and are skipped
+by the sender's process tag. (A ``group_send`` costs channels-redis several
+Redis commands; one per event and stream took 40 % of a turn's server time.)
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ from places.sequencer import Sequencer
 logger = logging.getLogger(__name__)
 
 ALL_PLACES_GROUP = "places"
+#: The channel layer group of the processes' relays.
+RELAY_GROUP = "daihinmin.relays"
 #: Tags this process's messages on a shared channel layer.
 PROCESS = uuid.uuid4().hex
 
@@ -43,10 +47,9 @@ _listeners: defaultdict[str, set] = defaultdict(set)
 
 _loop: asyncio.AbstractEventLoop | None = None
 _outbox: asyncio.Queue | None = None
-#: This process's channel on a shared layer, the groups it has joined, and the
-#: order keeper of the events of several processes.
+#: This process's channel on a shared layer, and the order keeper of the events
+#: of several processes.
 _relay: str | None = None
-_joined: set[str] = set()
 _sequencer: Sequencer | None = None
 #: Memberships of a channel layer group expire (channels-redis: a day); renewed this often.
 RENEW_SECONDS = 3600
@@ -59,14 +62,11 @@ def place_group(place_id: int) -> str:
 async def listen(group: str, listener) -> None:
     """Deliver this group's events to ``listener.deliver(message)`` (a local socket).
 
-    On a shared layer, the process's relay joins the group first, so that
-    nothing another process sends after this returns is missed, and the
-    group's numbering starts (``places/sequencer.py``).
+    On a shared layer (whose relay joined its group in :func:`attach`, so
+    nothing another process sends after this returns is missed), the group's
+    numbering starts (``places/sequencer.py``).
     """
-    if _relay is not None and _sequencer is not None:
-        if group not in _joined:
-            await get_channel_layer().group_add(group, _relay)
-            _joined.add(group)
+    if _sequencer is not None:
         await _sequencer.start(group, _place_of(group))
     _listeners[group].add(listener)
 
@@ -95,7 +95,8 @@ async def attach() -> None:
     # channels through one of them, and a channel of another prefix would never be read
     _relay = await layer.new_channel() if _is_shared(layer) else None
     _sequencer = Sequencer(_hand_out, _read_log, _read_marks) if _relay is not None else None
-    _joined.clear()
+    if _relay is not None:
+        await layer.group_add(RELAY_GROUP, _relay)
     loop.create_task(_drain(_outbox))
     if _relay is not None:
         loop.create_task(_relay_loop(layer, _relay))
@@ -129,25 +130,24 @@ async def _drain(outbox: asyncio.Queue) -> None:
         asyncio.get_running_loop().create_task(_forward(layer, remote))
     while True:
         place_id, batch = await outbox.get()
-        messages = _messages(place_id, batch)
-        for message in messages:
+        for message in _messages(place_id, batch):
             await _deliver(message)
         if remote is not None:
-            remote.put_nowait(messages)
+            remote.put_nowait((place_id, batch))
 
 
 async def _forward(layer, remote: asyncio.Queue) -> None:
     while True:
-        for message in await remote.get():
-            await _group_send(layer, message)
+        place_id, batch = await remote.get()
+        await _group_send(layer, place_id, batch)
 
 
 async def _send(layer, place_id: int, batch: list[tuple[int, str]]) -> None:
     """Without a sender task (tests, scripts): everything in line."""
     for message in _messages(place_id, batch):
         await _deliver(message)
-        if _is_shared(layer):
-            await _group_send(layer, message)
+    if _is_shared(layer):
+        await _group_send(layer, place_id, batch)
 
 
 def _messages(place_id: int, batch: list[tuple[int, str]]) -> list[dict]:
@@ -159,18 +159,19 @@ def _messages(place_id: int, batch: list[tuple[int, str]]) -> list[dict]:
             "place": place_id,
             "seq": seq,
             "text": text,
-            "origin": PROCESS,
         }
         for seq, text in batch
         for group in (place_group(place_id), ALL_PLACES_GROUP)
     ]
 
 
-async def _group_send(layer, message: dict) -> None:
+async def _group_send(layer, place_id: int, batch: list[tuple[int, str]]) -> None:
+    """One change's events to the other processes' relays, as one message."""
+    message = {"type": "place.events", "place": place_id, "events": batch, "origin": PROCESS}
     try:
-        await layer.group_send(message["group"], message)
-    except Exception:  # a broken layer must not stop the sender
-        logger.exception("sending event %s of place %s failed", message["seq"], message["place"])
+        await layer.group_send(RELAY_GROUP, message)
+    except Exception:  # a broken layer must not stop the sender (the log fills the gap)
+        logger.exception("sending events %s- of place %s failed", batch[0][0], place_id)
 
 
 async def _deliver(message: dict) -> None:
@@ -203,19 +204,20 @@ async def _relay_loop(layer, channel: str) -> None:
             logger.exception("relay: receiving failed")
             await asyncio.sleep(1)
             continue
-        if message.get("type") == "place.event" and message.get("origin") != PROCESS:
-            await _deliver(message)
+        if message.get("type") == "place.events" and message.get("origin") != PROCESS:
+            batch = [(seq, text) for seq, text in message["events"]]
+            for event in _messages(message["place"], batch):
+                await _deliver(event)
 
 
 async def _renew_loop(layer, channel: str) -> None:
-    """Keep the relay's group memberships from expiring."""
+    """Keep the relay's group membership from expiring."""
     while True:
         await asyncio.sleep(RENEW_SECONDS)
-        for group in tuple(_joined):
-            try:
-                await layer.group_add(group, channel)
-            except Exception:
-                logger.exception("relay: renewing %s failed", group)
+        try:
+            await layer.group_add(RELAY_GROUP, channel)
+        except Exception:
+            logger.exception("relay: renewing its membership failed")
 
 
 async def _read_log(place_id: int, first: int, last: int) -> list[tuple[int, str]]:
