@@ -148,14 +148,19 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Channels ---------------------------------------------------------------
 
-# A channel holds up to 1,000 messages (default 100) so that a spectator who
-# falls a few tricks behind does not silently lose events.
+# The layer only carries events between server processes (places/broadcast.py:
+# one relay channel a process, one message a change); sockets get them from
+# their own process. With Redis, the Pub/Sub layer: a group_send is one
+# PUBLISH, where channels-redis's core layer takes several commands and a
+# script (a quarter of a turn's server time). A process that misses a message
+# fills the gap from the event log (places/sequencer.py). In memory (one
+# process), a channel holds up to 1,000 messages (default 100).
 REDIS_URL = env_str("REDIS_URL")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1000, "expiry": 60},
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
 else:
