@@ -35,7 +35,7 @@ run: $(STAMP)
 
 serve: $(STAMP)
 	DEBUG=1 $(PY) manage.py migrate --noinput
-	DEBUG=1 $(VENV)/bin/daphne -b $(HOST) -p $(PORT) daihinmin.asgi:application
+	DEBUG=1 $(PY) -m daihinmin.serve -b $(HOST) -p $(PORT) daihinmin.asgi:application
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -152,7 +152,7 @@ def main() -> int:
         base = f"http://127.0.0.1:{port}"
         server = subprocess.Popen(
             [
-                *(PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)),
+                *(PYTHON, "-m", "daihinmin.serve", "-b", "127.0.0.1", "-p", str(port)),
                 *("--access-log", str(work / "access.log"), "daihinmin.asgi:application"),
             ],
             cwd=ROOT,

@@ -97,7 +97,7 @@ class Server:
             [
                 sys.executable,
                 "-m",
-                "daphne",
+                "daihinmin.serve",  # daphne, on uvloop, as make serve runs it
                 "-b",
                 "127.0.0.1",
                 "-p",

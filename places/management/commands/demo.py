@@ -61,7 +61,7 @@ class Command(BaseCommand):
             [
                 sys.executable,
                 "-m",
-                "daphne",
+                "daihinmin.serve",  # daphne, on uvloop
                 "-b",
                 host,
                 "-p",
