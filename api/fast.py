@@ -17,7 +17,7 @@ header, and a session that names a player. Anything else, down to a card
 parameter Django would read differently, goes to Django with its body intact,
 so every error keeps its code, status and format. The same session checks as
 Django's are made (expiry, the user's password hash) and the answer carries the
-headers Django's middlewares would add; ``tests/api/test_fast_post.py``
+headers Django's middlewares would add; ``tests/api/test_fast_path.py``
 compares the two answer for answer.
 """
 
@@ -34,6 +34,7 @@ from django.contrib.auth import (
     load_backend,
 )
 from django.contrib.sessions.models import Session
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import connection
 from django.http.cookie import parse_cookie
 from django.utils import timezone
@@ -276,8 +277,9 @@ def _answer(
         else:
             data = DOCUMENTS[what](place_id, user_id)
     except services.ServiceError as e:
-        response = formats.error(fmt, e.code, e.message, e.status)
-        return e.status, response.content
+        return e.status, formats.error(fmt, e.code, e.message, e.status).content
+    except ObjectDoesNotExist:  # the session's place was deleted (as ApiView answers it)
+        return 401, formats.error(fmt, services.NOT_LOGGED_IN, views.NO_SUCH_PLACE, 401).content
     return 200, formats.document(fmt, data).content
 
 

@@ -42,6 +42,8 @@ FORM_CARD_FIELDS = 14
 _PLACE_ID = re.compile(r"\s*([0-9]{1,18})\s*", re.ASCII)
 _MAX_NAME = 150  # Django's username length
 _MAX_PASSWORD = 4096
+#: The refusal of a session whose place was deleted.
+NO_SUCH_PLACE = "log in first: no such place"
 
 
 class _PathFormat(BaseContentNegotiation):
@@ -94,7 +96,7 @@ class ApiView(APIView):
         elif isinstance(exc, services.ServiceError):
             code, message, status = exc.code, exc.message, exc.status
         elif isinstance(exc, ObjectDoesNotExist):  # the session's place was deleted
-            code, message, status = services.NOT_LOGGED_IN, "log in first: no such place", 401
+            code, message, status = services.NOT_LOGGED_IN, NO_SUCH_PLACE, 401
         elif isinstance(exc, exceptions.MethodNotAllowed):
             allowed = ", ".join(m for m in self.allowed_methods if m != "OPTIONS")
             code, message, status = METHOD_NOT_ALLOWED, f"use {allowed}", 405

@@ -350,3 +350,21 @@ async def test_a_session_ended_anywhere_is_refused_at_the_next_post(place, fast_
     assert json.loads(again["body"])["error"]["code"] == "NOT_LOGGED_IN"
     hand = await post(fast_app, "/get_hand.json", method="GET", cookie=cookie)
     assert hand["status"] == 401  # and no hand to read
+
+
+@pytest.mark.parametrize(
+    "method,path,status",
+    [("GET", "/get_hand.json", 401), ("POST", "/post_cards.json", 404)],  # NOT_LOGGED_IN, NOT_FOUND
+)
+async def test_a_session_whose_place_was_deleted_is_refused_as_django_refuses_it(
+    place, fast_app, django_app, method, path, status
+):
+    cookie = await sync_to_async(cookie_of)("alice", place.id)
+    assert (await post(fast_app, path, method=method, cookie=cookie))["status"] == 200
+    from places.models import Place
+
+    await sync_to_async(Place.objects.filter(pk=place.id).delete)()
+    fast_answer = await post(fast_app, path, method=method, cookie=cookie)
+    django_answer = await post(django_app, path, method=method, cookie=cookie)
+    assert comparable(fast_answer) == comparable(django_answer)
+    assert fast_answer["status"] == status
