@@ -1,18 +1,20 @@
-"""The bytes the player API sends: compact JSON as Rails wrote it, Rails 3 XML, short pages.
+"""The HTTP answers of the player API: a document or an error, as JSON, Rails 3 XML or a page.
 
-Key order is part of the contract (PROTOCOL.md): documents are built as dicts
-in wire order and encoded here once, without re-sorting.
+Key order is part of the contract (PROTOCOL.md): documents are built as dicts in
+wire order (``places.reads.documents``) and written here once, without re-sorting.
+Error bodies are the registry's (``places.errors``).
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 
-from api.renderers import error_xml, to_rails_xml
+from places import errors
+from places.wire.codec import compact
+from places.wire.rails_xml import to_rails_xml
 
 JSON = "json"
 XML = "xml"
@@ -25,43 +27,31 @@ HTML_TYPE = "text/html; charset=utf-8"
 _PREFERENCES = ["text/html", "application/json", "application/xml"]
 
 
-def encode_json(data: Any) -> bytes:
-    """``[{"card":{"id":20,…}}]``: no spaces, keys as given, non-ASCII as UTF-8."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-
-
-def document(fmt: str, data: Any, status: int = 200) -> HttpResponse:
+def document(fmt: str, data: Any) -> HttpResponse:
     """A JSON or XML document (get_hand, get_place_info, post_cards.json, …)."""
     if fmt == XML:
-        return HttpResponse(
-            to_rails_xml(data).encode("utf-8"), content_type=XML_TYPE, status=status
-        )
-    return HttpResponse(encode_json(data), content_type=JSON_TYPE, status=status)
+        return HttpResponse(to_rails_xml(data).encode("utf-8"), content_type=XML_TYPE)
+    return HttpResponse(compact(data).encode("utf-8"), content_type=JSON_TYPE)
 
 
-def error(
-    fmt: str,
-    code: str,
-    message: str,
-    status: int,
-    headers: dict[str, str] | None = None,
-    request: HttpRequest | None = None,
-) -> HttpResponse:
-    """The protocol's error body: ``{"error":{"code":…,"message":…}}``, ``<error>`` or a page."""
+def error(fmt: str, refused: errors.Refused, request: HttpRequest | None = None) -> HttpResponse:
+    """The protocol's error body (``{"error":{"code":…,"message":…}}``, ``<error>``) or a page."""
     if fmt == XML:
-        body = error_xml(code, message).encode("utf-8")
-        response = HttpResponse(body, content_type=XML_TYPE, status=status)
+        response = HttpResponse(errors.xml_body(refused), content_type=XML_TYPE)
     elif fmt == HTML:
-        page = render_to_string(
-            "api/error.html",
-            {"title": f"{status} {code}", "status": status, "code": code, "message": message},
-            request=request,
+        context = {
+            "title": f"{refused.status} {refused.code}",
+            "status": refused.status,
+            "code": refused.code,
+            "message": refused.message,
+        }
+        response = HttpResponse(
+            render_to_string("api/error.html", context, request=request), content_type=HTML_TYPE
         )
-        response = HttpResponse(page, content_type=HTML_TYPE, status=status)
     else:
-        body = encode_json({"error": {"code": code, "message": message}})
-        response = HttpResponse(body, content_type=JSON_TYPE, status=status)
-    for name, value in (headers or {}).items():
+        response = HttpResponse(errors.json_body(refused), content_type=JSON_TYPE)
+    response.status_code = refused.status
+    for name, value in refused.headers.items():
         response[name] = value
     return response
 

@@ -1,26 +1,22 @@
 """Reading a request's parameters: a form body and the query string, as in 2011.
 
-Whatever a client sends, reading it either succeeds or raises :class:`ApiError`
-with a 4xx status: Django's own limits (``DATA_UPLOAD_MAX_NUMBER_FIELDS``,
-``DATA_UPLOAD_MAX_MEMORY_SIZE``) and broken bodies become errors with stable
-codes, never a server error.
+Whatever a client sends, reading it either succeeds or raises ``Refused`` with a
+4xx code: Django's own limits (``DATA_UPLOAD_MAX_NUMBER_FIELDS``,
+``DATA_UPLOAD_MAX_MEMORY_SIZE``) and bodies that cannot be read whole become
+errors with stable codes, never a server error and never a move.
 """
 
 from __future__ import annotations
 
-from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.core.exceptions import BadRequest, RequestDataTooBig, SuspiciousOperation
 from django.http import HttpRequest, QueryDict
 from django.http.multipartparser import MultiPartParserError
 
-from api.errors import (
-    BAD_REQUEST,
-    INVALID_CARD,
-    REQUEST_TOO_LARGE,
-    UNSUPPORTED_MEDIA_TYPE,
-    ApiError,
-)
+from places import errors
 
-FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+FORM = "application/x-www-form-urlencoded"
+MULTIPART = "multipart/form-data"
+FORM_TYPES = (FORM, MULTIPART)
 #: A play has at most 54 cards: more card parameters than that cannot be a move.
 MAX_CARDS = 54
 CARD_PARAMETER = "card_"
@@ -30,10 +26,19 @@ def _read(load):
     try:
         return load()
     except RequestDataTooBig:
-        raise ApiError(REQUEST_TOO_LARGE, "the request body is too large") from None
-    except (SuspiciousOperation, MultiPartParserError, UnicodeError, ValueError) as e:
-        # TooManyFieldsSent, TooManyFilesSent, a broken multipart body, …
-        raise ApiError(BAD_REQUEST, f"unreadable request: {type(e).__name__}") from None
+        raise errors.Refused(errors.REQUEST_TOO_LARGE) from None
+    except (
+        BadRequest,
+        SuspiciousOperation,
+        MultiPartParserError,
+        UnicodeError,
+        LookupError,
+        ValueError,
+    ) as e:
+        # TooManyFieldsSent, TooManyFilesSent, a broken multipart body, a form not in UTF-8, …
+        raise errors.Refused(
+            errors.BAD_REQUEST, f"unreadable request: {type(e).__name__}"
+        ) from None
 
 
 def query(request: HttpRequest) -> QueryDict:
@@ -44,16 +49,32 @@ def form(request: HttpRequest) -> QueryDict:
     """The form body; an empty one for a bodiless request; refused if the body is not a form."""
     if request.method in ("GET", "HEAD"):
         return QueryDict()
+    if request.content_type == MULTIPART:
+        _check_complete(request)
     if request.content_type in FORM_TYPES:
         return _read(lambda: request.POST)
     body = _read(lambda: request.body)
     if body.strip():
-        raise ApiError(
-            UNSUPPORTED_MEDIA_TYPE,
-            "send parameters as a form (application/x-www-form-urlencoded) "
-            f"or in the query string, not as {request.content_type or 'an untyped body'}",
+        raise errors.Refused(
+            errors.UNSUPPORTED_MEDIA_TYPE,
+            f"{errors.UNSUPPORTED_MEDIA_TYPE.message}, not as "
+            f"{request.content_type or 'an untyped body'}",
         )
     return QueryDict()
+
+
+def _check_complete(request: HttpRequest) -> None:
+    """A multipart body must end with its closing boundary: a cut one is refused, not read.
+
+    Django's parser reads what it can of a body cut short (a truncated upload
+    gives no fields), which would make a cut post a pass.
+    """
+    boundary = request.content_params.get("boundary", "")
+    body = _read(lambda: request.body)
+    if not boundary or f"--{boundary}--".encode("latin-1", "replace") not in body:
+        raise errors.Refused(
+            errors.BAD_REQUEST, "unreadable request: the multipart body has no closing boundary"
+        )
 
 
 def field(request: HttpRequest, name: str) -> str:
@@ -76,9 +97,11 @@ def cards(request: HttpRequest) -> list[str]:
         for name, items in source.lists():
             if CARD_PARAMETER in name:
                 values.extend(v for v in items if v.strip())
-    uploads = _read(lambda: request.FILES) if request.content_type == FORM_TYPES[1] else {}
+    uploads = _read(lambda: request.FILES) if request.content_type == MULTIPART else {}
     if any(CARD_PARAMETER in name for name in uploads):
-        raise ApiError(INVALID_CARD, "a card is a text field, not a file")
+        raise errors.Refused(errors.INVALID_CARD, "a card is a text field, not a file")
     if len(values) > MAX_CARDS:
-        raise ApiError(INVALID_CARD, f"{len(values)} cards: a play has at most {MAX_CARDS}")
+        raise errors.Refused(
+            errors.INVALID_CARD, f"{len(values)} cards: a play has at most {MAX_CARDS}"
+        )
     return values

@@ -1,9 +1,10 @@
 """The OpenAPI description of the player API (drf-spectacular), served at /api/schema/.
 
-Each path of PROTOCOL.md §2–§3 is its own view class (see ``api/urls.py``),
-so that each one is described with the format it really answers in: JSON, XML,
-or pages and redirects for clients without a suffix. The serializers below
-only describe shapes; the views build their documents in wire order.
+Each path of the protocol table (``api/protocol.py``) is its own view class
+(:func:`described`), so that each one is described with the format it really
+answers in: JSON, XML, or pages and redirects for clients without a suffix. The
+serializers below only describe shapes; the views build their documents in wire
+order, and CI checks the documents against this description (schemathesis).
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers
 
-from api.errors import STATUS
 from api.formats import JSON, XML
 from api.params import MAX_CARDS
-from api.renderers import error_xml
+from api.security import Access
 from api.views import FORM_CARD_FIELDS
+from places import errors
+from places.wire import records
 
 #: A written card, or blank (ignored); white space around it and the case of "joker" are forgiven.
 CARD_PATTERN = r"^\s*([Jj][Oo][Kk][Ee][Rr]|[1-4]-(1[0-3]|[1-9]))?\s*$"
@@ -77,7 +79,7 @@ class PlaceInfoSerializer(serializers.Serializer):
     player_infos = PlayerInfoSerializer(many=True, help_text="in seat order")
     game_no = serializers.IntegerField(help_text="the game being played (0 before the first)")
     turn_player = serializers.CharField(allow_null=True, help_text="whose turn is open, if any")
-    place_info = serializers.ChoiceField(choices=["Nomal", "Revolution"], help_text="the order")
+    place_info = serializers.ChoiceField(choices=records.ORDERS, help_text="the order")
     state = serializers.ChoiceField(choices=["waiting", "running", "finished"])
 
 
@@ -100,13 +102,26 @@ class PostResultSerializer(serializers.Serializer):
     reset_place = serializers.BooleanField(help_text="the table was cleared after this turn")
 
 
+class LegalPlaysSerializer(serializers.Serializer):
+    game_no = serializers.IntegerField()
+    my_turn = serializers.BooleanField()
+    turn_open = serializers.BooleanField()
+    order = serializers.ChoiceField(choices=records.ORDERS)
+    table = serializers.ListField(child=serializers.CharField(), help_text="written cards")
+    hand = serializers.ListField(child=serializers.CharField(), help_text="written cards")
+    can_pass = serializers.BooleanField()
+    plays = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()), help_text="each a play"
+    )
+
+
 class LoggedInSerializer(serializers.Serializer):
     player = serializers.CharField()
     place = serializers.IntegerField()
 
 
 class ErrorDetailSerializer(serializers.Serializer):
-    code = serializers.ChoiceField(choices=sorted(STATUS))
+    code = serializers.ChoiceField(choices=sorted(errors.REGISTRY))
     message = serializers.CharField()
 
 
@@ -184,7 +199,8 @@ def _errors(fmt: str | None, statuses: dict[int, str]) -> dict:
     """Error responses: the JSON or XML error body; without a suffix also the short page."""
     out: dict = {}
     for status, description in statuses.items():
-        example = error_xml(description.split(":")[0], "…")
+        code = errors.REGISTRY[description.split(":")[0]]
+        example = errors.xml_body(errors.Refused(code, "…")).decode()
         if fmt == XML:
             out[(status, XML_TYPE)] = _xml(example, description)
         else:
@@ -416,8 +432,50 @@ def operations_spec() -> dict:
     }
 
 
-def described(view_cls, label: str, spec: dict, **attrs):
-    """A subclass of ``view_cls`` with ``attrs`` (its ``fmt``) and its own OpenAPI description."""
-    name = f"{view_cls.__name__}_{label}"
-    cls = type(name, (view_cls,), {"__module__": view_cls.__module__, **attrs})
-    return extend_schema_view(**spec)(cls)
+def legal_plays_spec() -> dict:
+    return {
+        "get": extend_schema(
+            operation_id="operations_legal_plays_json_get",
+            summary="legal_plays.json",
+            description="The player's hand and every legal play of it against the table now, "
+            "cards written as in post_cards (read-only; for the manual-play page).",
+            tags=["play"],
+            request=None,
+            responses={
+                (200, JSON_TYPE): OpenApiResponse(LegalPlaysSerializer, "the legal plays"),
+                **_errors(JSON, {401: "NOT_LOGGED_IN: no valid session"}),
+            },
+        )
+    }
+
+
+def _spec(route, prefix: str, fmt: str | None) -> dict:
+    """The description of one path of a route."""
+    if route.name in _DOCUMENTS:
+        return document_spec(route.name, prefix, fmt)
+    if route.name == "post_cards":
+        return post_cards_spec(prefix, fmt)
+    if route.name in ("login", "sessions"):
+        return login_spec(route.name, fmt, with_form="GET" in route.methods)
+    if route.name == "logout":
+        return logout_spec(fmt)
+    if route.name == "operations":
+        return operations_spec()
+    if route.name == "legal_plays":
+        return legal_plays_spec()
+    raise LookupError(f"no description of {route.name}")
+
+
+def described(route, prefix: str, fmt: str | None):
+    """The view class of one path of ``route``: its ``route``, ``fmt``, methods and description."""
+    label = (prefix.strip("/") + "_" if prefix.strip("/") else "") + (fmt or "plain")
+    attrs = {
+        "__module__": route.view.__module__,
+        "route": route,
+        "fmt": fmt,
+        "http_method_names": [m.lower() for m in route.methods],
+    }
+    if route.access is Access.ANYONE:
+        attrs["authentication_classes"] = []
+    cls = type(f"{route.view.__name__}_{label}", (route.view,), attrs)
+    return extend_schema_view(**_spec(route, prefix, fmt))(cls)

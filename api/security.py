@@ -6,41 +6,38 @@ logged-in person's browser play cards is, together:
 
 - the session cookie's ``SameSite=Lax`` (Django's default, kept explicit in
   settings): browsers leave it off cross-site POSTs;
-- :func:`check_same_origin`: an unsafe request whose ``Origin`` header (or,
+- :func:`refuse_cross_site`: an unsafe request whose ``Origin`` header (or,
   without one, ``Referer``) names another host than the request's own is
-  refused with ``CROSS_SITE``. Browsers send ``Origin`` on every cross-origin
-  POST; bots send neither header and pass. This also covers what SameSite
-  does not: another port or another subdomain of the same site.
+  refused with ``CROSS_SITE`` (``places.origins``). Browsers send ``Origin`` on
+  every cross-origin POST; bots send neither header and pass. This also covers
+  what SameSite does not: another port or another subdomain of the same site.
 """
 
 from __future__ import annotations
 
+from enum import Enum
+
 from django.http import HttpRequest
 from rest_framework.authentication import BaseAuthentication
 
-from api.errors import CROSS_SITE, ApiError
-from daihinmin.origins import foreign_header, netloc
-from places import services
-
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
-#: The session key holding the place the user logged in to.
-PLACE_KEY = "place_id"
+from places import errors, sessions
+from places.origins import sent_by_another_site
 
 
-def request_netloc(request: HttpRequest) -> str:
-    return netloc(request.scheme or "http", request.get_host())
+class Access(Enum):
+    """Who may call a route of the player API (``api/protocol.py``)."""
+
+    ANYONE = "anyone"
+    #: A session logged in as a player of a place (``places.sessions``).
+    PLAYER = "player"
 
 
-def check_same_origin(request: HttpRequest) -> None:
+def refuse_cross_site(request: HttpRequest) -> None:
     """Refuse an unsafe request sent from a page of another site (``CROSS_SITE``, 403)."""
-    if request.method in SAFE_METHODS:
-        return
-    header = foreign_header(
-        request.META.get("HTTP_ORIGIN"), request.META.get("HTTP_REFERER"), request_netloc(request)
-    )
+    header = sent_by_another_site(request)
     if header:
-        raise ApiError(
-            CROSS_SITE,
+        raise errors.Refused(
+            errors.CROSS_SITE,
             f"refused: the {header} header names another site; "
             "bots send the session cookie alone, without Origin or Referer",
         )
@@ -61,11 +58,4 @@ def current_player(request: HttpRequest) -> tuple[int, int]:
 
     Only the session names them: no parameter can choose another player or place.
     """
-    user = getattr(request, "user", None)
-    place_id = request.session.get(PLACE_KEY) if hasattr(request, "session") else None
-    if user is None or not user.is_authenticated or not isinstance(place_id, int):
-        raise services.ServiceError(
-            services.NOT_LOGGED_IN, "log in first: POST name, password and place_id to /login", 401
-        )
-    services.seat_of(place_id, user.id)  # NOT_LOGGED_IN unless a player of that place
-    return place_id, user.id
+    return sessions.player_of(request.session, request.user)

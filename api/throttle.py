@@ -19,7 +19,7 @@ import time
 from django.conf import settings
 from django.core.cache import cache
 
-from api.errors import TOO_MANY_ATTEMPTS, ApiError
+from places import errors
 
 _PREFIX = "api:login-failures:"
 
@@ -49,8 +49,8 @@ def check(address: str, name: str) -> None:
             until = cache.get(key + ":until", now + window())
             retry = max(1, math.ceil(until - now))
             what = "this address" if ":addr:" in key else "this name"
-            raise ApiError(
-                TOO_MANY_ATTEMPTS,
+            raise errors.Refused(
+                errors.TOO_MANY_ATTEMPTS,
                 f"too many failed logins from {what}: try again in {retry} s",
                 headers={"Retry-After": str(retry)},
             )

@@ -1,12 +1,14 @@
 """The player API (PROTOCOL.md §2 and §3): logging in, reading the game, playing cards.
 
-Every view reads and changes the game only through ``places.services``, and
-learns the player and the place only from the session. The views are DRF
-views for the OpenAPI description (``api/schema.py``), but they choose their
-format from the path (``.json``/``.xml``) or, where a page is possible, from
-``Accept``, and write their bytes themselves (``api/formats.py``): DRF's
-content negotiation, parsers and CSRF-enforcing session authentication are
-not used.
+Every view reads the game through ``places.reads`` and changes it only through
+``places.services``, and learns the player and the place only from the session.
+Which path a view answers, in which format and for whom comes from the protocol
+table (``api/protocol.py``): each path gets its own subclass with ``route`` and
+``fmt`` set (``api/schema.py``). The views are DRF views for the OpenAPI
+description, but they choose their format from the path (``.json``/``.xml``) or,
+where a page is possible, from ``Accept``, and write their bytes themselves
+(``api/formats.py``): DRF's content negotiation, parsers and CSRF-enforcing
+session authentication are not used.
 """
 
 from __future__ import annotations
@@ -17,23 +19,28 @@ from django.contrib import messages
 from django.contrib.auth import authenticate
 from django.contrib.auth import login as auth_login
 from django.contrib.auth import logout as auth_logout
-from django.core.exceptions import ObjectDoesNotExist
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
-from django.views.decorators.http import require_safe
 from rest_framework import exceptions
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.renderers import JSONRenderer
 from rest_framework.views import APIView
 
 from api import formats, params, throttle
-from api.errors import METHOD_NOT_ALLOWED, TOO_MANY_ATTEMPTS, ApiError
 from api.formats import HTML, JSON
-from api.security import PLACE_KEY, SessionCookieAuthentication, check_same_origin, current_player
-from places import pages, services
+from api.security import (
+    Access,
+    SessionCookieAuthentication,
+    current_player,
+    refuse_cross_site,
+)
+from places import errors, services, sessions
 from places.engine.cards import format_card
-from places.wire import api_card
+from places.presentation.cards import card_label
+from places.presentation.strings import page_strings
+from places.reads import documents
+from places.reads.seats import seat_of
 
 OPERATIONS_URL = "/operations"
 LOGIN_URL = "/login"
@@ -42,8 +49,6 @@ FORM_CARD_FIELDS = 14
 _PLACE_ID = re.compile(r"\s*([0-9]{1,18})\s*", re.ASCII)
 _MAX_NAME = 150  # Django's username length
 _MAX_PASSWORD = 4096
-#: The refusal of a session whose place was deleted.
-NO_SUCH_PLACE = "log in first: no such place"
 
 
 class _PathFormat(BaseContentNegotiation):
@@ -57,16 +62,18 @@ class _PathFormat(BaseContentNegotiation):
 
 
 class ApiView(APIView):
-    """Base of the player API views.
+    """Base of the player API views; ``route`` and ``fmt`` are set per path.
 
-    ``fmt`` is the path's suffix (``"json"``, ``"xml"``) or None. Without one,
-    the data documents are JSON, and views that also serve people
-    (``serves_pages``) answer with pages and redirects unless ``Accept`` asks
-    for JSON or XML.
+    ``fmt`` is the path's suffix (``"json"``, ``"xml"``) or None. Without one, the
+    data documents are JSON, and routes that also serve people (``route.pages``)
+    answer with pages and redirects unless ``Accept`` asks for JSON or XML. A
+    route for players only (``route.access``) learns its player before the view
+    runs: ``self.player`` is ``(place_id, user_id)``.
     """
 
+    route = None  # api.protocol.Route
     fmt: str | None = None
-    serves_pages = False
+    player: tuple[int, int]
 
     authentication_classes = [SessionCookieAuthentication]
     permission_classes: list = []
@@ -79,34 +86,24 @@ class ApiView(APIView):
     def client(self, request: HttpRequest) -> str:
         if self.fmt:
             return self.fmt
-        return formats.preferred(request) if self.serves_pages else JSON
+        return formats.preferred(request) if self.route.pages else JSON
 
     def initial(self, request, *args, **kwargs) -> None:
-        check_same_origin(request._request)  # before anything else, for every unsafe method
+        refuse_cross_site(request._request)  # before anything else, for every unsafe method
         super().initial(request, *args, **kwargs)
+        if self.route.access is Access.PLAYER:
+            self.player = current_player(request._request)
 
-    def failure(self, request: HttpRequest, code, message, status, headers) -> HttpResponse:
-        return formats.error(self.client(request), code, message, status, headers, request)
+    def failure(self, request: HttpRequest, refused: errors.Refused) -> HttpResponse:
+        return formats.error(self.client(request), refused, request)
 
     def handle_exception(self, exc: Exception) -> HttpResponse:
-        request = self.request._request
-        headers: dict[str, str] = {}
-        if isinstance(exc, ApiError):
-            code, message, status, headers = exc.code, exc.message, exc.status, exc.headers
-        elif isinstance(exc, services.ServiceError):
-            code, message, status = exc.code, exc.message, exc.status
-        elif isinstance(exc, ObjectDoesNotExist):  # the session's place was deleted
-            code, message, status = services.NOT_LOGGED_IN, NO_SUCH_PLACE, 401
-        elif isinstance(exc, exceptions.MethodNotAllowed):
+        if isinstance(exc, exceptions.MethodNotAllowed):
             allowed = ", ".join(m for m in self.allowed_methods if m != "OPTIONS")
-            code, message, status = METHOD_NOT_ALLOWED, f"use {allowed}", 405
-            headers = {"Allow": allowed}
-        elif isinstance(exc, exceptions.APIException):
-            code = str(exc.default_code).upper()
-            message, status = str(exc.detail), exc.status_code
-        else:
+            exc = errors.Refused(errors.METHOD_NOT_ALLOWED, f"use {allowed}", headers={"Allow": allowed})
+        if not isinstance(exc, errors.Refused):
             return super().handle_exception(exc)
-        response = self.failure(request, code, message, status, headers)
+        response = self.failure(self.request._request, exc)
         response.exception = True
         return response
 
@@ -115,7 +112,7 @@ class ApiView(APIView):
         if "Allow" in response:  # DRF lists OPTIONS, which these views do not serve
             response["Allow"] = ", ".join(m for m in self.allowed_methods if m != "OPTIONS")
         add_never_cache_headers(response)  # a hand is private and changes every turn
-        if self.serves_pages and not self.fmt:
+        if self.route.pages and not self.fmt:
             patch_vary_headers(response, ["Accept"])  # a page, or JSON/XML for Accept
         return response
 
@@ -126,8 +123,6 @@ class ApiView(APIView):
 class LoginView(ApiView):
     """``POST /sessions``, ``POST /login`` (and ``.json``/``.xml``): log in as a player of a place."""
 
-    serves_pages = True
-    http_method_names = ["post"]
     authentication_classes: list = []
 
     def post(self, request) -> HttpResponse:
@@ -140,31 +135,29 @@ class LoginView(ApiView):
         user, place_id = _authenticate_player(dj, name, password, place_text)
         if user is None:
             throttle.failed(address, name)
-            raise ApiError(services.LOGIN_FAILED, "wrong name, password or place")
+            raise errors.Refused(errors.LOGIN_FAILED)
         throttle.succeeded(address, name)
         auth_login(dj, user)  # a new session key: no fixation
-        dj.session[PLACE_KEY] = place_id
+        dj.session[sessions.PLACE_KEY] = place_id
         kind = self.client(dj)
         if kind == HTML:
             return HttpResponseRedirect(OPERATIONS_URL)
         return formats.document(kind, {"player": user.get_username(), "place": place_id})
 
-    def failure(self, request, code, message, status, headers) -> HttpResponse:
-        if self.client(request) != HTML or code not in (
-            services.LOGIN_FAILED,
-            TOO_MANY_ATTEMPTS,
+    def failure(self, request, refused) -> HttpResponse:
+        if self.client(request) != HTML or refused.code not in (
+            errors.LOGIN_FAILED,
+            errors.TOO_MANY_ATTEMPTS,
         ):
-            return super().failure(request, code, message, status, headers)
-        response = _login_page(request, status=status, error=message)
-        for key, value in headers.items():
+            return super().failure(request, refused)
+        response = _login_page(request, status=refused.status, error=refused.message)
+        for key, value in refused.headers.items():
             response[key] = value
         return response
 
 
 class LoginFormView(LoginView):
     """``GET /login``: the login form (the first form on the page), and ``POST /login``."""
-
-    http_method_names = ["get", "post"]
 
     def get(self, request) -> HttpResponse:
         return _login_page(request._request)
@@ -174,7 +167,7 @@ def _login_page(request: HttpRequest, status: int = 200, error: str = "") -> Htt
     try:
         query = params.query(request)
         name, place_id = query.get("name", ""), query.get("place_id", "")
-    except ApiError:
+    except errors.Refused:
         name = place_id = ""
     context = {
         "title": "Log in · daihinmin",
@@ -200,8 +193,8 @@ def _authenticate_player(request: HttpRequest, name: str, password: str, place_t
         return None, None
     place_id = int(m.group(1))
     try:
-        services.seat_of(place_id, user.id)
-    except services.ServiceError:
+        seat_of(place_id, user.pk)
+    except errors.Refused:
         return None, None
     return user, place_id
 
@@ -209,8 +202,6 @@ def _authenticate_player(request: HttpRequest, name: str, password: str, place_t
 class LogoutView(ApiView):
     """``GET`` or ``POST /logout``: ends the session (a page client is sent to /login)."""
 
-    serves_pages = True
-    http_method_names = ["get", "post"]
     authentication_classes: list = []
 
     def get(self, request) -> HttpResponse:
@@ -232,33 +223,25 @@ class LogoutView(ApiView):
 class DocumentView(ApiView):
     """A JSON (default) or XML document about the session's player and place."""
 
-    http_method_names = ["get", "head"]
-
-    def get(self, request) -> HttpResponse:
-        dj = request._request
-        place_id, user_id = current_player(dj)
-        return formats.document(self.client(dj), self.read(place_id, user_id))
-
     @staticmethod
     def read(place_id: int, user_id: int):
-        """The document's data (``api/fast.py`` calls it too)."""
+        """The document's data (``places.reads.documents``)."""
         raise NotImplementedError
+
+    def get(self, request) -> HttpResponse:
+        return formats.document(self.client(request._request), self.read(*self.player))
 
 
 class HandView(DocumentView):
     """``get_hand``: the player's cards, weakest first, jokers last."""
 
-    @staticmethod
-    def read(place_id, user_id):
-        return [api_card(c) for c in services.hand_of(place_id, user_id)]
+    read = staticmethod(documents.hand)
 
 
 class InitialHandView(DocumentView):
     """``get_initial_hand``: the cards dealt in the current game, before the exchange."""
 
-    @staticmethod
-    def read(place_id, user_id):
-        return [api_card(c) for c in services.initial_hand_of(place_id, user_id)]
+    read = staticmethod(documents.initial_hand)
 
 
 class PlaceInfoView(DocumentView):
@@ -266,7 +249,7 @@ class PlaceInfoView(DocumentView):
 
     @staticmethod
     def read(place_id, user_id):
-        return services.place_info(place_id)
+        return documents.place_info(place_id)
 
 
 class RankView(DocumentView):
@@ -274,7 +257,25 @@ class RankView(DocumentView):
 
     @staticmethod
     def read(place_id, user_id):
-        return services.ranks(place_id)
+        return documents.ranks(place_id)
+
+
+class LegalPlaysView(DocumentView):
+    """``/operations/legal_plays.json``: the player's hand and its legal plays now (read-only).
+
+    For the manual-play page; not one of the 2011 documents.
+    """
+
+    read = staticmethod(documents.legal_plays)
+
+
+#: The 2011 documents and the new ones, by name (``api/protocol.py`` routes them).
+DOCUMENT_VIEWS: dict[str, type[DocumentView]] = {
+    "get_hand": HandView,
+    "get_place_info": PlaceInfoView,
+    "get_rank": RankView,
+    "get_initial_hand": InitialHandView,
+}
 
 
 # -- acting -------------------------------------------------------------------------------
@@ -283,14 +284,10 @@ class RankView(DocumentView):
 class PostCardsView(ApiView):
     """``POST post_cards``: play the cards of every ``card_`` parameter; none is a pass."""
 
-    serves_pages = True
-    http_method_names = ["post"]
-
     def post(self, request) -> HttpResponse:
         dj = request._request
-        place_id, user_id = current_player(dj)
         cards = params.cards(dj)
-        result = services.post_cards(place_id, user_id, cards)
+        result = services.post_cards(*self.player, cards)
         kind = self.client(dj)
         if kind == HTML:
             messages.info(dj, _describe(result, cards))
@@ -311,80 +308,47 @@ def _describe(result: services.PostResult, cards: list[str]) -> str:
 
 # -- the manual-play page -------------------------------------------------------------------
 
-_MARKS = {1: "♠", 2: "♥", 3: "♦", 4: "♣"}
-_NUMBERS = {1: "A", 11: "J", 12: "Q", 13: "K"}
-
-
-def _card_label(cid: int) -> str:
-    card = api_card(cid)["card"]
-    if card["joker"]:
-        return "Joker"
-    return _MARKS[card["mark"]] + _NUMBERS.get(card["number"], str(card["number"]))
-
 
 def _shown(cid: int) -> dict:
-    return {"written": format_card(cid), "label": _card_label(cid)}
+    return {"written": format_card(cid), "label": card_label(cid)}
 
 
 class OperationsView(ApiView):
     """``GET /operations``: the hand, the place and the form the 2011 bots submitted."""
 
-    serves_pages = True
-    http_method_names = ["get", "head"]
+    def failure(self, request, refused) -> HttpResponse:
+        if refused.code == errors.NOT_LOGGED_IN:
+            return HttpResponseRedirect(LOGIN_URL)
+        return super().failure(request, refused)
 
     def get(self, request) -> HttpResponse:
         dj = request._request
-        try:
-            place_id, user_id = current_player(dj)
-        except services.ServiceError:
-            return HttpResponseRedirect(LOGIN_URL)
-        hand = services.hand_of(place_id, user_id)
-        info = services.place_info(place_id)
-        ranks = services.ranks(place_id)
+        place_id, user_id = self.player
+        info = documents.place_info(place_id)
+        ranks = {r["name"]: r for r in documents.ranks(place_id)["ranks"]}
+        me = dj.user.get_username()
         context = {
             "title": "Operations · daihinmin",
             "place_id": place_id,
-            "player": dj.user.get_username(),
-            "hand": [_shown(c) for c in hand],
-            # the table, where services.place_info gives it (PROTOCOL.md: the page shows it)
-            "table": [_shown(c["card"]["id"]) for c in info.get("place_cards") or []],
+            "player": me,
+            "hand": [_shown(c) for c in documents.hand_ids(place_id, user_id)],
+            "table": [_shown(c["card"]["id"]) for c in info["place_cards"]],
             "info": info,
-            "players": [
-                {**p, **next((r for r in ranks["ranks"] if r["name"] == p["name"]), {})}
-                for p in info["player_infos"]
-            ],
-            "my_turn": info.get("turn_player") == dj.user.get_username(),
+            "players": [{**p, **ranks.get(p["name"], {})} for p in info["player_infos"]],
+            "my_turn": info["turn_player"] == me,
             "card_fields": [f"card_{i}" for i in range(FORM_CARD_FIELDS)],
-            "documents": ["get_hand", "get_place_info", "get_rank", "get_initial_hand"],
+            "documents": list(DOCUMENT_VIEWS),
             # the interactive part after the form: the scripts' settings and words
             "config": {
                 "place": place_id,
-                "me": dj.user.get_username(),
+                "me": me,
                 "state_url": f"/places/{place_id}/state.json",
                 "ws_path": f"/ws/places/{place_id}/live/",
                 "legal_url": "/operations/legal_plays.json",
                 "post_url": "/operations/post_cards.json",
                 "results_url": f"/places/{place_id}/results",
                 "staff": False,
-                "strings": pages.page_strings(),
+                "strings": page_strings(),
             },
         }
         return render(dj, "api/operations.html", context)
-
-
-@require_safe
-def legal_plays(request: HttpRequest) -> HttpResponse:
-    """``GET /operations/legal_plays.json``: the player's hand and its legal plays now.
-
-    Read-only, for the manual-play page: only the session's player, only their
-    own hand (``places.pages.legal_plays_doc``). Not one of the 2011 documents.
-    """
-    try:
-        place_id, user_id = current_player(request)
-        doc = pages.legal_plays_doc(place_id, services.seat_of(place_id, user_id))
-    except services.ServiceError as e:
-        response = formats.error(JSON, e.code, e.message, e.status)
-    else:
-        response = formats.document(JSON, doc)
-    add_never_cache_headers(response)  # a hand is private and changes every turn
-    return response

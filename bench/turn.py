@@ -74,6 +74,7 @@ def play_place(games: int, run: int) -> list[float]:
     from places import services
     from places.engine.cards import format_card
     from places.models import Place
+    from places.reads.position import state_of
 
     names = [f"turn{run}_{i}" for i in range(5)]
     users = [get_user_model().objects.create_user(n, password="pw") for n in names]
@@ -85,7 +86,7 @@ def play_place(games: int, run: int) -> list[float]:
     durations = []
     while True:
         row = Place.objects.only("engine_state", "state").get(pk=place.id)
-        state = services._state_of(row)
+        state = state_of(row)
         if row.state == Place.State.FINISHED:
             return durations
         game = state.game
@@ -112,7 +113,7 @@ def main() -> None:
     args = parser.parse_args()
     dropped = setup(args.db)
     try:
-        from places import broadcast
+        from places.realtime import broadcast
 
         broadcast.send_events = lambda place_id, batch: None  # the cost of sending is not here
         if args.profile:

@@ -1,7 +1,7 @@
-"""ASGI entry point: HTTP through Django (bots' posts by a shorter way: ``api/fast.py``),
-WebSockets through Channels, and the dealer.
+"""ASGI entry point: HTTP through Django (bots' hot routes on the database thread:
+``api/fast.py``), WebSockets through Channels, and the dealer.
 
-Run with: daphne -b 127.0.0.1 -p 8000 daihinmin.asgi:application
+Run with: python -m daihinmin.serve -b 127.0.0.1 -p 8000 daihinmin.asgi:application
 """
 
 import os
@@ -17,15 +17,18 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from api import fast  # noqa: E402
+from daihinmin.bodies import BodyLimit  # noqa: E402
 from daihinmin.routing import websocket_urlpatterns  # noqa: E402
-from daihinmin.ws_auth import SessionUserMiddleware  # noqa: E402
-from places import broadcast, dealer  # noqa: E402
+from places import dealer  # noqa: E402
+from places.realtime import broadcast  # noqa: E402
+from places.realtime.auth import SocketHandshake  # noqa: E402
 
-# No AllowedHostsOriginValidator: bots connect without an Origin header.
+# No AllowedHostsOriginValidator: bots connect without an Origin header. The
+# handshake's Host is checked against ALLOWED_HOSTS by SocketHandshake.
 router = ProtocolTypeRouter(
     {
-        "http": fast.wrap(django_asgi_app),  # bots' post_cards, then Django
-        "websocket": SessionUserMiddleware(URLRouter(websocket_urlpatterns)),
+        "http": BodyLimit(fast.wrap(django_asgi_app)),
+        "websocket": SocketHandshake(URLRouter(websocket_urlpatterns)),
     }
 )
 

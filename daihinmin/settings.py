@@ -187,6 +187,11 @@ LOGIN_URL = "/login"
 # unsafe requests whose Origin or Referer names another host.
 SESSION_COOKIE_SAMESITE = "Lax"
 
+# Django's database sessions and model backend, with the row each request reads
+# fetched by SQL built once (daihinmin/auth.py): a bot's session is read every turn.
+SESSION_ENGINE = "daihinmin.auth"
+AUTHENTICATION_BACKENDS = ["daihinmin.auth.ModelBackend"]
+
 # Failed logins (api/throttle.py): after LOGIN_FAILURE_LIMIT failures within
 # LOGIN_FAILURE_WINDOW seconds from one address or for one name, logins are
 # answered 429 TOO_MANY_ATTEMPTS until the window ends.
@@ -227,6 +232,8 @@ SPECTACULAR_SETTINGS = {
         '{"error":{"code":…,"message":…}} (XML: <error>).'
     ),
     "SERVE_INCLUDE_SCHEMA": False,
+    # the order's names ("Nomal" sic), in get_place_info and legal_plays alike
+    "ENUM_NAME_OVERRIDES": {"OrderEnum": "places.wire.records.ORDERS"},
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
@@ -248,6 +255,18 @@ LOGGING = {
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
     },
 }
+
+# --- Requests and sockets ----------------------------------------------------
+
+# What bots ask every turn is answered by Django on the database thread that
+# keeps its connection (api/fast.py); FAST_PATH=0 leaves it to Django's ASGI handler.
+FAST_PATH = env_bool("FAST_PATH", default=True)
+# A body longer than DATA_UPLOAD_MAX_MEMORY_SIZE (Django's 2.5 MB) is refused by its
+# length before it is read (daihinmin/bodies.py).
+# A socket may have this many frames waiting for an answer; one more closes it (1008).
+WS_MAX_PENDING_FRAMES = int(env_str("WS_MAX_PENDING_FRAMES", "16"))
+# Open sockets per client address and server process; more are refused (403).
+WS_MAX_SOCKETS_PER_ADDRESS = int(env_str("WS_MAX_SOCKETS_PER_ADDRESS", "64"))
 
 # --- The dealer ---------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from places import services
-from places.management import queries
+from places.errors import Refused
 from places.models import (
     PLAYERS_PER_PLACE,
     Game,
@@ -32,6 +32,8 @@ from places.models import (
     Rank,
     Turn,
 )
+from places.presentation import cards as shown
+from places.reads.position import finished_games, state_of
 
 #: What may still change once a place has started (the dealer reads these at each step).
 EDITABLE_WHEN_STARTED = ("title", "pace", "time_limit")
@@ -156,7 +158,7 @@ class PlaceAdmin(admin.ModelAdmin):
     def games(self, place: Place) -> str:
         played = getattr(place, "games_played", None)
         if played is None:
-            played = queries.games_played(place)
+            played = finished_games(state_of(place))
         return f"{played}/{place.game_count}"
 
     @admin.display(description="pace", ordering="pace")
@@ -201,7 +203,7 @@ class PlaceAdmin(admin.ModelAdmin):
             # step now, it would wait for a next_turn that nobody sends.
             try:
                 services.next_turn(obj.pk)
-            except services.ServiceError:
+            except Refused:
                 pass  # a turn is open: the player's action schedules what follows
             else:
                 messages.info(request, f"{obj}: resumed at a pace of {obj.pace:g} s.")
@@ -259,7 +261,7 @@ class PlaceAdmin(admin.ModelAdmin):
         for place in queryset.order_by("pk"):
             try:
                 change(place.pk)
-            except services.ServiceError as e:
+            except Refused as e:
                 self.message_user(request, f"{place}: {e.message}", messages.ERROR)
             else:
                 ok.append(str(place))
@@ -356,15 +358,15 @@ class HandInline(RecordInline):
 
     @admin.display(description="dealt")
     def dealt_cards(self, hand: Hand) -> str:
-        return queries.written(hand.dealt)
+        return shown.written(hand.dealt)
 
     @admin.display(description="gave")
     def given_cards(self, hand: Hand) -> str:
-        return queries.written(hand.given)
+        return shown.written(hand.given)
 
     @admin.display(description="received")
     def received_cards(self, hand: Hand) -> str:
-        return queries.written(hand.received)
+        return shown.written(hand.received)
 
 
 class TurnDisplay:
@@ -376,11 +378,11 @@ class TurnDisplay:
 
     @admin.display(description="table")
     def table_cards(self, turn: Turn) -> str:
-        return queries.written(turn.table)
+        return shown.written(turn.table)
 
     @admin.display(description="played")
     def played(self, turn: Turn) -> str:
-        return queries.written(turn.cards)
+        return shown.written(turn.cards)
 
     @admin.display(description="written")
     def written(self, turn: Turn) -> str:

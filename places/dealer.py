@@ -26,20 +26,15 @@ from django.utils import timezone
 
 from places import services
 from places.models import Place
+from places.realtime import wake
 
 logger = logging.getLogger(__name__)
 
 DRIVER_ID = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
-_wake = threading.Event()
 _thread: threading.Thread | None = None
 _stop = threading.Event()
 _start_lock = threading.Lock()
-
-
-def wake() -> None:
-    """Something was scheduled: look again now rather than at the next poll."""
-    _wake.set()
 
 
 def lease_seconds() -> float:
@@ -128,8 +123,7 @@ def _loop() -> None:
             if connection.connection is not None and not connection.is_usable():
                 connection.close()
             delay = 1.0
-        _wake.wait(delay)
-        _wake.clear()
+        wake.wait(delay)
 
 
 def start() -> None:
@@ -145,6 +139,6 @@ def start() -> None:
 
 def stop() -> None:
     _stop.set()
-    _wake.set()
+    wake.dealer()
     if _thread is not None:
         _thread.join(timeout=5)

@@ -14,6 +14,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from places.wire import records
+
 PLAYERS_PER_PLACE = 5
 TITLE_MAX_LENGTH = 20
 
@@ -105,14 +107,13 @@ class Game(models.Model):
     """One deal of a place, played until every player has a rank."""
 
     RUNNING, FINISHED = 0, 1
-    NORMAL, REVOLUTION = "Nomal", "Revolution"  # sic: the wire spelling
 
     place = models.ForeignKey(Place, on_delete=models.CASCADE, related_name="games")
     no = models.PositiveIntegerField()
     status = models.PositiveSmallIntegerField(
         choices=[(RUNNING, _("running")), (FINISHED, _("finished"))], default=RUNNING
     )
-    place_info = models.CharField(max_length=10, default=NORMAL)
+    place_info = models.CharField(max_length=10, default=records.NORMAL)  # the order at its end
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

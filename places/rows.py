@@ -1,7 +1,8 @@
 """The rows a turn touches, in SQL built once: the turn path without per-query ORM work.
 
 A turn at pace 0 locks the place row, settles one Turn, opens the next, logs
-the events and saves the place. Through the ORM each of those statements costs
+the events and saves the place; a bot's request reads its session, its user and
+the place. Through the ORM each of those statements costs
 about 0.2 ms of query building before the database sees it, more than the
 database then spends (``bench/turn.py``). Here each statement's text is built
 once per model and connection; values still go through each field's own
@@ -9,7 +10,7 @@ once per model and connection; values still go through each field's own
 way out, so the rows are exactly what the ORM would write and read.
 
 No model signals are sent (the project registers none for these models), and
-only the plain single-table models of ``places`` go through here.
+only plain single-table models go through here.
 """
 
 from __future__ import annotations
@@ -40,9 +41,18 @@ def _db() -> tuple:
     return connection, cache
 
 
-def lock(model: type[M], pk: int) -> M:
+def lock(model: type[M], pk: object) -> M:
     """``model.objects.select_for_update().get(pk=pk)``: the row, locked until commit."""
-    key = (model, "lock")
+    return _by_pk(model, pk, for_update=True)
+
+
+def read(model: type[M], pk: object) -> M:
+    """``model.objects.get(pk=pk)``."""
+    return _by_pk(model, pk, for_update=False)
+
+
+def _by_pk(model: type[M], pk: object, for_update: bool) -> M:
+    key = (model, "lock" if for_update else "read")
     connection, cache = _db()
     built = cache.get(key)
     if built is None:
@@ -53,7 +63,7 @@ def lock(model: type[M], pk: int) -> M:
             f"SELECT {', '.join(q(f.column) for f in fields)} FROM {q(table)} "
             f"WHERE {q(model._meta.pk.column)} = %s"
         )
-        if connection.features.has_select_for_update:
+        if for_update and connection.features.has_select_for_update:
             sql += " FOR UPDATE"
         converters = []
         for f in fields:
@@ -112,11 +122,6 @@ def save(obj: Model, update_fields: Sequence[str]) -> None:
     _update(model, {model._meta.pk.attname: obj.pk}, tuple(update_fields), values)
 
 
-def update(model: type[Model], pk: int, **values: object) -> None:
-    """``model.objects.filter(pk=pk).update(**values)``."""
-    _update(model, {model._meta.pk.attname: pk}, tuple(values), list(values.values()))
-
-
 def update_where(model: type[Model], where: dict[str, object], **values: object) -> None:
     """``model.objects.filter(**where).update(**values)``, ``where`` by plain equalities."""
     _update(model, where, tuple(values), list(values.values()))
@@ -146,7 +151,7 @@ _pending = threading.local()
 
 @contextmanager
 def together() -> Iterator[None]:
-    """Hold this thread's writes (``save``, ``update``, ``insert_many``) and send them at
+    """Hold this thread's writes (``save``, ``update_where``, ``insert_many``) and send them at
     the end, in order; dropped if the block raises.
 
     On PostgreSQL they go as one multi-statement query, one round trip instead
@@ -189,7 +194,7 @@ def _write(connection, sql: str, params: list) -> None:
         cursor.execute(sql, params)
 
 
-def _insert_plan(model: type[Model], connection, rows: int, returning: bool) -> tuple:
+def _insert_plan(model: type[Model], connection, rows: int) -> tuple:
     """The INSERT of ``rows`` rows, and how to fill in a row from the given values.
 
     A field not given takes its default, or the time for ``auto_now(_add)``
@@ -202,8 +207,6 @@ def _insert_plan(model: type[Model], connection, rows: int, returning: bool) -> 
         f"INSERT INTO {q(model._meta.db_table)} ({', '.join(q(f.column) for f in fields)}) "
         f"VALUES {', '.join([one] * rows)}"
     )
-    if returning:
-        sql += f" RETURNING {q(model._meta.pk.column)}"
     columns = [
         (
             f.attname,
@@ -229,29 +232,16 @@ def _row(columns: list, given: dict, now) -> list:
     return row
 
 
-def insert(model: type[Model], **values: object) -> int:
-    """``model.objects.create(**values)`` (values by attribute name: ``game_id``); the new pk."""
-    connection, cache = _db()
-    key = (model, "insert")
-    built = cache.get(key)
-    returning = connection.features.can_return_columns_from_insert
-    if built is None:
-        built = cache[key] = _insert_plan(model, connection, 1, returning)
-    sql, columns = built
-    with connection.cursor() as cursor:
-        cursor.execute(sql, _row(columns, values, timezone.now()))
-        return cursor.fetchone()[0] if returning else cursor.lastrowid
-
-
 def insert_many(model: type[Model], rows: Sequence[dict]) -> None:
-    """``bulk_create`` of rows (dicts as for :func:`insert`) whose keys nobody needs."""
+    """``bulk_create`` of rows (dicts of values by attribute name: ``game_id``) whose keys
+    nobody needs."""
     if not rows:
         return
     connection, cache = _db()
     key = (model, "insert_many", len(rows))
     built = cache.get(key)
     if built is None:
-        built = cache[key] = _insert_plan(model, connection, len(rows), False)
+        built = cache[key] = _insert_plan(model, connection, len(rows))
     sql, columns = built
     now = timezone.now()
     params = [value for given in rows for value in _row(columns, given, now)]

@@ -12,4 +12,4 @@ def _fast_password_hashing(settings):
 @pytest.fixture(autouse=True)
 def _db_work_in_the_calling_thread(settings):
     """Tests wrapped in a transaction must see their own rows: no separate DB thread."""
-    settings.DB_WORKER = False
+    settings.DB_THREAD = False

@@ -5,7 +5,7 @@ A test fails if anything here imports Django.
 """
 
 from .cards import CardFormatError, format_card, parse_card, parse_cards, sorted_ids
-from .game import ActionError, GameState, TurnResult
+from .game import ActionError, GameState, NoTurnOpen, NotYourTurn, TurnResult
 from .legal import legal_plays
 from .place import PlaceState
 from .plays import Kind, Miss, Play, judge, read_play
@@ -16,6 +16,8 @@ __all__ = [
     "GameState",
     "Kind",
     "Miss",
+    "NoTurnOpen",
+    "NotYourTurn",
     "Play",
     "PlaceState",
     "TurnResult",

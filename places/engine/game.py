@@ -20,16 +20,15 @@ READY, TURN_OPEN, OVER = "ready", "turn_open", "over"
 
 
 class ActionError(Exception):
-    """An action that is not a move: it changes nothing (PROTOCOL.md §3 error codes)."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
+    """An action that is not a move (RULES.md, "These are not moves"): it changes nothing."""
 
 
-NO_TURN_OPEN = "NO_TURN_OPEN"
-NOT_YOUR_TURN = "NOT_YOUR_TURN"
+class NoTurnOpen(ActionError):
+    """No turn is open: between turns, between games, or the place is over."""
+
+
+class NotYourTurn(ActionError):
+    """A turn is open, for another seat."""
 
 
 _new_state = object.__new__
@@ -177,7 +176,7 @@ def new_game(game_no: int, hands: Sequence[int], first: int) -> GameState:
 def advance(state: GameState) -> tuple[GameState, list[Event]]:
     """The step between turns: open the next turn, or end the game."""
     if state.phase != READY:
-        raise ActionError(NO_TURN_OPEN, f"the game is {state.phase}, not between turns")
+        raise NoTurnOpen(f"the game is {state.phase}, not between turns")
     hands = state.hands
     if sum(1 for h in hands if h) <= 1:
         holding = [s for s, h in enumerate(hands) if h]
@@ -198,9 +197,9 @@ def advance(state: GameState) -> tuple[GameState, list[Event]]:
 
 def _check_turn(state: GameState, seat: int) -> None:
     if state.phase != TURN_OPEN:
-        raise ActionError(NO_TURN_OPEN, "no turn is open")
+        raise NoTurnOpen("no turn is open")
     if seat != state.turn:
-        raise ActionError(NOT_YOUR_TURN, "it is not this player's turn")
+        raise NotYourTurn("it is not this player's turn")
 
 
 def act(

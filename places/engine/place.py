@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from . import game as g
 from .deal import deal, exchange, first_player
 from .events import EndPlace, Event, StartGame, StartPlace
-from .game import ActionError, GameState, TurnResult
+from .game import GameState, TurnResult
 
 NEW, BETWEEN_GAMES, IN_GAME, OVER = "new", "between_games", "in_game", "over"
 
@@ -128,7 +128,7 @@ def step(
     if state.phase == IN_GAME:
         assert state.game is not None
         if state.game.phase == g.TURN_OPEN:
-            raise ActionError(g.NO_TURN_OPEN, "a turn is open: waiting for the player")
+            raise g.NoTurnOpen("a turn is open: waiting for the player")
         game, events = g.advance(state.game)
         if game.phase == g.OVER:
             points = tuple(
@@ -141,12 +141,12 @@ def step(
                 None,
             )
         return state.replace(game=game), events, None
-    raise ActionError(g.NO_TURN_OPEN, "the place is over")
+    raise g.NoTurnOpen("the place is over")
 
 
 def _in_game(state: PlaceState) -> GameState:
     if state.phase != IN_GAME or state.game is None:
-        raise ActionError(g.NO_TURN_OPEN, "no game is running")
+        raise g.NoTurnOpen("no game is running")
     return state.game
 
 

@@ -6,7 +6,7 @@ import math
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from places.services import ServiceError
+from places.errors import Refused
 
 
 class OneLineCommand(BaseCommand):
@@ -29,7 +29,7 @@ class OneLineCommand(BaseCommand):
         return parser
 
 
-def refused(e: ServiceError) -> CommandError:
+def refused(e: Refused) -> CommandError:
     """A service's refusal as a command's one-line error."""
     return CommandError(e.message.replace("\n", " "))
 

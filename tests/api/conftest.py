@@ -15,6 +15,7 @@ from django.test import Client
 from places import services
 from places.engine.deal import game_rng
 from places.engine.place import make_deal
+from places.reads import seats
 from tests.api.helpers import login
 
 NAMES = ("alice", "bob", "charlie", "dave", "eve")
@@ -34,10 +35,10 @@ def seating(names=NAMES, seed: str = SEED) -> list[str]:
 @pytest.fixture(autouse=True)
 def _fresh_caches():
     # services caches seats by place id; ids come back after a rolled-back test
-    services.forget_seats()
+    seats.forget()
     cache.clear()  # the failed-login counts
     yield
-    services.forget_seats()
+    seats.forget()
     cache.clear()
 
 

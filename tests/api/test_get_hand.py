@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from places import services
+from places.reads import documents, seats
 from tests.api.helpers import DECL, body, data, error_json, error_xml, login
 
 pytestmark = pytest.mark.django_db
@@ -13,8 +13,8 @@ PATHS = ["/operations/get_hand", "/get_hand"]
 
 
 def alice_hand(place) -> list[int]:
-    alice = next(s for s in services.seats_of(place.id) if s.name == "alice")
-    return services.hand_of(place.id, alice.user_id)
+    alice = next(s for s in seats.seats_of(place.id) if s.name == "alice")
+    return documents.hand_ids(place.id, alice.user_id)
 
 
 @pytest.mark.parametrize("path", [p + s for p in PATHS for s in ("", ".json")])
@@ -38,7 +38,7 @@ def test_the_hand_is_compact_json_in_protocol_key_order(alice, place, path):
 
 
 def test_the_protocol_example_is_served_byte_for_byte(alice, monkeypatch):
-    monkeypatch.setattr(services, "hand_of", lambda place_id, user_id: [20, 53])
+    monkeypatch.setattr(documents, "hand_ids", lambda place_id, user_id: [20, 53])
     assert alice.get("/get_hand.json").content == (
         b'[{"card":{"id":20,"joker":false,"mark":2,"number":7}},'
         b'{"card":{"id":53,"joker":true,"mark":0,"number":0}}]'
@@ -46,7 +46,7 @@ def test_the_protocol_example_is_served_byte_for_byte(alice, monkeypatch):
 
 
 def test_one_card_in_xml_is_the_protocol_example_byte_for_byte(alice, monkeypatch):
-    monkeypatch.setattr(services, "hand_of", lambda place_id, user_id: [20])
+    monkeypatch.setattr(documents, "hand_ids", lambda place_id, user_id: [20])
     response = alice.get("/operations/get_hand.xml")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/xml; charset=utf-8"
@@ -113,8 +113,8 @@ def test_a_player_never_reads_another_player_s_hand(alice, bob, place):
 def test_a_player_of_another_place_reads_only_their_own_place(frank, place, other_place):
     for query in ("", f"?place_id={place.id}", f"?place={place.id}"):
         cards = data(frank.get("/get_hand.json" + query))
-        frank_id = next(s.user_id for s in services.seats_of(other_place.id) if s.name == "frank")
-        assert [c["card"]["id"] for c in cards] == services.hand_of(other_place.id, frank_id)
+        frank_id = next(s.user_id for s in seats.seats_of(other_place.id) if s.name == "frank")
+        assert [c["card"]["id"] for c in cards] == documents.hand_ids(other_place.id, frank_id)
 
 
 def test_a_post_to_get_hand_is_405(alice):
@@ -126,7 +126,7 @@ def test_a_post_to_get_hand_is_405(alice):
 def test_a_session_whose_user_left_the_place_is_not_logged_in(alice, place):
     from places.models import Player
 
-    services.forget_seats()
+    seats.forget()
     Player.objects.filter(place=place, user__username="alice").delete()
     response = alice.get("/get_hand.json")
     assert response.status_code == 401

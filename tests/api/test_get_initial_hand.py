@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from places import services
 from places.models import Hand
 from tests.api.helpers import DECL, body, data, error_json, error_xml, login
 
@@ -27,8 +26,8 @@ def test_in_the_first_game_it_is_the_hand_before_any_play(alice, place):
     assert data(alice.get("/get_initial_hand.json")) == data(alice.get("/get_hand.json"))
 
 
-def test_the_xml_has_the_get_hand_shape(alice, monkeypatch):
-    monkeypatch.setattr(services, "initial_hand_of", lambda place_id, user_id: [20])
+def test_the_xml_has_the_get_hand_shape(alice, place):
+    Hand.objects.filter(game__place=place, player__user__username="alice").update(dealt=[20])
     assert body(alice.get("/get_initial_hand.xml")) == DECL + (
         '<cards type="array">\n  <card>\n    <id type="integer">20</id>\n'
         '    <joker type="boolean">false</joker>\n    <mark type="integer">2</mark>\n'

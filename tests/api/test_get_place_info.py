@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from places import services
+from places.reads import documents
 from tests.api.conftest import seating
 from tests.api.helpers import DECL, body, data, error_json, error_xml, login
 
@@ -39,7 +39,7 @@ def test_the_json_starts_with_the_contract_keys_byte_for_byte(alice, place, path
     response = alice.get(path)
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json; charset=utf-8"
-    counts = {i["name"]: i["has_card"] for i in services.place_info(place.id)["player_infos"]}
+    counts = {i["name"]: i["has_card"] for i in documents.place_info(place.id)["player_infos"]}
     assert sorted(counts.values()) == [10, 11, 11, 11, 11]
     text = body(response)
     assert text.startswith(contract_json(place, counts) + ",")
@@ -49,7 +49,7 @@ def test_the_json_starts_with_the_contract_keys_byte_for_byte(alice, place, path
 
 def test_the_keys_after_player_infos_are_those_of_the_service_in_its_order(alice, place):
     doc = data(alice.get("/get_place_info.json"))
-    expected = services.place_info(place.id)
+    expected = documents.place_info(place.id)
     assert list(doc) == list(expected)
     assert list(doc)[:3] == ["game_count", "player_count", "player_infos"]
     assert doc == expected
@@ -69,7 +69,7 @@ def test_the_xml_is_rails_hash_with_dasherized_keys(alice, place, path):
     response = alice.get(path)
     assert response.status_code == 200
     assert response["Content-Type"] == "application/xml; charset=utf-8"
-    counts = {i["name"]: i["has_card"] for i in services.place_info(place.id)["player_infos"]}
+    counts = {i["name"]: i["has_card"] for i in documents.place_info(place.id)["player_infos"]}
     text = body(response)
     assert text.startswith(contract_xml(place, counts))
     assert "  <turn-player>alice</turn-player>\n" in text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from places import services
+from places.reads import documents
 from tests.api.conftest import seating
 from tests.api.helpers import DECL, body, data, error_json, error_xml, login
 
@@ -39,7 +39,7 @@ def test_a_miss_gives_the_worst_rank_at_once(alice, place):
     assert list(doc) == ["game_no", "ranks"]
     assert [list(r) for r in doc["ranks"]] == [["name", "rank", "last_rank"]] * 5
     assert {r["name"]: r["rank"] for r in doc["ranks"]}["alice"] == 5
-    assert doc == services.ranks(place.id)
+    assert doc == documents.ranks(place.id)
 
 
 def test_a_waiting_place_is_game_zero(client, waiting_place):

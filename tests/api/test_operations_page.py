@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from places import services
 from places.engine.cards import format_card
+from places.reads import documents, seats
 from tests.api.helpers import body, forms, login
 
 pytestmark = pytest.mark.django_db
@@ -42,8 +42,8 @@ def test_the_page_shows_the_place_the_user_and_the_hand(alice, place):
     assert 'class="site-header"' in text  # extends base.html
     assert f"Place {place.id}" in text
     assert "alice" in text
-    alice_id = next(s.user_id for s in services.seats_of(place.id) if s.name == "alice")
-    for card in services.hand_of(place.id, alice_id):
+    alice_id = next(s.user_id for s in seats.seats_of(place.id) if s.name == "alice")
+    for card in documents.hand_ids(place.id, alice_id):
         assert f"<code>{format_card(card)}</code>" in text
     assert "your turn" in text
 
@@ -68,15 +68,15 @@ def test_the_page_of_a_waiting_place_has_no_cards(client, waiting_place):
 
 
 def test_the_page_shows_the_cards_on_the_table(bob, place, monkeypatch):
-    from places.wire import api_card
+    from places.wire.records import api_card
 
     assert "Table:\n    empty" in body(bob.get("/operations"))
-    real = services.place_info
+    real = documents.place_info
 
     def with_table(place_id):
         return {**real(place_id), "place_cards": [api_card(16), api_card(53)]}
 
-    monkeypatch.setattr(services, "place_info", with_table)
+    monkeypatch.setattr(documents, "place_info", with_table)
     assert "Table:\n    <code>2-3</code> ♥3, <code>joker</code> Joker" in body(
         bob.get("/operations")
     )

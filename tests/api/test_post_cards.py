@@ -8,6 +8,7 @@ import pytest
 
 from places import services
 from places.engine.cards import format_card
+from places.reads import documents, seats
 from tests.api.helpers import DECL, FORM, body, data, error_json, error_xml, login, snapshot
 
 pytestmark = pytest.mark.django_db
@@ -16,17 +17,17 @@ PATHS = ["/operations/post_cards", "/post_cards"]
 
 
 def user_id(place, name: str) -> int:
-    return next(s.user_id for s in services.seats_of(place.id) if s.name == name)
+    return next(s.user_id for s in seats.seats_of(place.id) if s.name == name)
 
 
 def a_safe_single(place, name: str = "alice") -> str:
     """A card the player can lead alone without ending the trick (no 8) or the hand."""
-    hand = services.hand_of(place.id, user_id(place, name))
+    hand = documents.hand_ids(place.id, user_id(place, name))
     return next(format_card(c) for c in hand if c < 53 and (c - 1) % 13 + 1 != 8)
 
 
 def a_card_not_held(place, name: str = "alice") -> str:
-    hand = set(services.hand_of(place.id, user_id(place, name)))
+    hand = set(documents.hand_ids(place.id, user_id(place, name)))
     return next(format_card(c) for c in range(1, 53) if c not in hand)
 
 
@@ -105,7 +106,7 @@ def test_cards_may_come_in_the_query_string(alice, place):
 
 
 def test_query_and_body_cards_are_one_play(alice, place):
-    hand = services.hand_of(place.id, user_id(place, "alice"))
+    hand = documents.hand_ids(place.id, user_id(place, "alice"))
     first = format_card(hand[0])
     other = format_card(next(c for c in hand if c != hand[0]))
     response = alice.post(
@@ -113,7 +114,7 @@ def test_query_and_body_cards_are_one_play(alice, place):
     )
     # two cards of different numbers are no combination (or a pair if equal): one action either way
     assert data(response)["result"] in {"play", "miss"}
-    assert services.place_info(place.id)["turn_player"] == "bob"
+    assert documents.place_info(place.id)["turn_player"] == "bob"
 
 
 def test_blank_card_fields_are_ignored(alice, place):
@@ -195,10 +196,10 @@ def test_no_game_running_is_409_no_turn_open(client, waiting_place):
 
 def test_a_finished_place_is_409_no_turn_open(client, make_place):
     place = make_place(game_count=1)
-    users = {s.name: s.user_id for s in services.seats_of(place.id)}
-    while (turn := services.place_info(place.id)["turn_player"]) is not None:
+    users = {s.name: s.user_id for s in seats.seats_of(place.id)}
+    while (turn := documents.place_info(place.id)["turn_player"]) is not None:
         services.post_cards(place.id, users[turn], [])  # a pass when leading: a miss
-    assert services.place_info(place.id)["state"] == "finished"
+    assert documents.place_info(place.id)["state"] == "finished"
     login(client, "alice", place.id)
     before = snapshot(place.id)
     response = post_json(client, card_0="2-3")

@@ -15,7 +15,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
 from daihinmin.asgi import router
-from places import services
+from places.reads import documents
 from tests.api.helpers import session_cookie, snapshot
 from tests.api.test_post_cards import a_safe_single, user_id
 
@@ -52,8 +52,8 @@ def ids(reply: dict) -> list[int]:
 
 
 async def test_each_socket_gets_its_own_player_s_hand_and_no_other(place, alice, bob):
-    alice_hand = await sync_to_async(services.hand_of)(place.id, user_id(place, "alice"))
-    bob_hand = await sync_to_async(services.hand_of)(place.id, user_id(place, "bob"))
+    alice_hand = await sync_to_async(documents.hand_ids)(place.id, user_id(place, "alice"))
+    bob_hand = await sync_to_async(documents.hand_ids)(place.id, user_id(place, "bob"))
     alice_ws = await open_socket(place.id, alice)
     bob_ws = await open_socket(place.id, bob)
     try:

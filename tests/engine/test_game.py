@@ -73,9 +73,8 @@ def test_start_turn_shows_the_table_weakest_first() -> None:
 def test_advance_while_a_turn_is_open_is_refused() -> None:
     s = following()
     before = snapshot(s)
-    with pytest.raises(ActionError) as err:
+    with pytest.raises(g.NoTurnOpen):
         g.advance(s)
-    assert err.value.code == g.NO_TURN_OPEN
     assert snapshot(s) == before
 
 
@@ -97,16 +96,14 @@ def test_an_action_out_of_turn_is_refused_and_changes_nothing() -> None:
             g.time_out,
             lambda st, se: g.play_mask(st, se, cards("4-6")),
         ):
-            with pytest.raises(ActionError) as err:
+            with pytest.raises(g.NotYourTurn):
                 action(s, seat)
-            assert err.value.code == g.NOT_YOUR_TURN
     assert snapshot(s) == before
 
 
 def test_a_seat_that_is_no_seat_is_not_to_act() -> None:
-    with pytest.raises(ActionError) as err:
+    with pytest.raises(g.NotYourTurn):
         act(following(), 9, "2-10")
-    assert err.value.code == g.NOT_YOUR_TURN
 
 
 def test_an_action_when_no_turn_is_open_is_refused_and_changes_nothing() -> None:
@@ -117,9 +114,8 @@ def test_an_action_when_no_turn_is_open_is_refused_and_changes_nothing() -> None
         lambda st: act(st, 1),
         lambda st: g.time_out(st, 1),
     ):
-        with pytest.raises(ActionError) as err:
+        with pytest.raises(g.NoTurnOpen):
             action(s)
-        assert err.value.code == g.NO_TURN_OPEN
     assert snapshot(s) == before
 
 
@@ -131,18 +127,16 @@ def test_a_second_action_in_one_turn_is_refused_and_changes_nothing() -> None:
         lambda st: act(st, 1),
         lambda st: g.time_out(st, 1),
     ):
-        with pytest.raises(ActionError) as err:
+        with pytest.raises(ActionError):
             action(s)
-        assert err.value.code in (g.NOT_YOUR_TURN, g.NO_TURN_OPEN)
     assert snapshot(s) == before
 
 
 def test_a_late_timeout_for_the_previous_turn_hits_nobody() -> None:
     s, _, _ = act(following(), 1, "2-10")
     s = g.advance(s)[0]
-    with pytest.raises(ActionError) as err:
+    with pytest.raises(g.NotYourTurn):
         g.time_out(s, 1)
-    assert err.value.code == g.NOT_YOUR_TURN
     assert s.hands[1] and s.ranks[1] == 0
 
 
@@ -150,9 +144,8 @@ def test_actions_after_the_game_is_over_are_refused() -> None:
     s = position(five(hand("1-5"), 0, 0, 0, 0), 0, ranks=(0, 1, 2, 3, 4), phase=g.READY)
     over, _ = g.advance(s)
     assert over.phase == g.OVER
-    with pytest.raises(ActionError) as err:
+    with pytest.raises(g.NoTurnOpen):
         act(over, 0, "1-5")
-    assert err.value.code == g.NO_TURN_OPEN
     with pytest.raises(ActionError):
         g.advance(over)
 

@@ -59,9 +59,8 @@ def test_the_dealer_waits_while_a_turn_is_open() -> None:
         s, _, _ = pl.step(s, rng_for("p"))
     assert s.needs_action
     before = s.to_dict()
-    with pytest.raises(ActionError) as err:
+    with pytest.raises(g.NoTurnOpen):
         pl.step(s, rng_for("p"))
-    assert err.value.code == g.NO_TURN_OPEN
     assert s.to_dict() == before
 
 
@@ -72,9 +71,8 @@ def test_no_action_is_taken_between_games() -> None:
         lambda: pl.time_out(s, 0),
         lambda: pl.play_mask(s, 0, 1 << 16),
     ):
-        with pytest.raises(ActionError) as err:
+        with pytest.raises(g.NoTurnOpen):
             action()
-        assert err.value.code == g.NO_TURN_OPEN
 
 
 def test_a_finished_place_takes_no_more_steps() -> None:

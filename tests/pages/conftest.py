@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from places import services
+from places.reads import seats
 from tests.api.conftest import seating
 from tests.places.drive import play_out
 
@@ -19,9 +20,9 @@ NAMES = ("alice", "bob", "charlie", "dave", "eve")
 
 @pytest.fixture(autouse=True)
 def _fresh_seats():
-    services.forget_seats()  # ids come back after a rolled-back test
+    seats.forget()  # ids come back after a rolled-back test
     yield
-    services.forget_seats()
+    seats.forget()
 
 
 @pytest.fixture

@@ -9,8 +9,9 @@ import pytest
 from places import services
 from places.engine.cards import format_card, mask_of, sorted_ids
 from places.engine.legal import legal_plays
-from places.management import queries
 from places.models import Place
+from places.reads import documents, seats
+from places.reads.position import state_of
 from tests.pages.conftest import player_client
 
 pytestmark = pytest.mark.django_db
@@ -25,8 +26,8 @@ def doc(client) -> dict:
 
 
 def hand_of(place_id: int, name: str) -> list[str]:
-    user_id = next(s.user_id for s in services.seats_of(place_id) if s.name == name)
-    return [format_card(c) for c in services.hand_of(place_id, user_id)]
+    user_id = next(s.user_id for s in seats.seats_of(place_id) if s.name == name)
+    return [format_card(c) for c in documents.hand_ids(place_id, user_id)]
 
 
 def test_it_needs_a_player_session(client, place):
@@ -45,7 +46,7 @@ def test_alice_leading_gets_her_hand_and_every_lead(place):
     assert d["can_pass"] is False
     assert d["table"] == []
     assert d["hand"] == hand_of(place.id, "alice")
-    state = queries.engine_state(Place.objects.get(pk=place.id))
+    state = state_of(Place.objects.get(pk=place.id))
     hand = state.game.hands[state.game.turn]
     expected = {tuple(format_card(c) for c in p.cards) for p in legal_plays(hand, None, False)}
     assert {tuple(p) for p in d["plays"]} == expected
@@ -64,11 +65,11 @@ def test_bob_waiting_sees_his_own_hand_not_alices(place):
 def test_plays_against_the_table_follow_its_kind_and_strength(place):
     alice = player_client("alice", place.id)
     services.post_cards(place.id, _user(place.id, "alice"), ["2-3"])
-    state = queries.engine_state(Place.objects.get(pk=place.id))
+    state = state_of(Place.objects.get(pk=place.id))
     if not state.needs_action:  # pace 0: the next turn is already open
         services.next_turn(place.id)
-        state = queries.engine_state(Place.objects.get(pk=place.id))
-    turn_name = services.seats_of(place.id)[state.game.turn].name
+        state = state_of(Place.objects.get(pk=place.id))
+    turn_name = seats.seats_of(place.id)[state.game.turn].name
     d = doc(player_client(turn_name, place.id))
     assert d["my_turn"] is True
     assert d["table"] == ["2-3"]
@@ -97,7 +98,7 @@ def test_reading_it_changes_nothing(place):
 
 
 def _user(place_id: int, name: str) -> int:
-    return next(s.user_id for s in services.seats_of(place_id) if s.name == name)
+    return next(s.user_id for s in seats.seats_of(place_id) if s.name == name)
 
 
 def _ids(written: list[str], mask: int) -> list[int]:

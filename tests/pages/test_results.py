@@ -7,8 +7,8 @@ import io
 
 import pytest
 
-from places.management import queries
 from places.models import Game, Rank
+from places.reads import standings as reads
 from tests.pages.conftest import NAMES
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +38,7 @@ def test_the_csv_has_one_row_per_game_and_player(client, finished_place):
 def test_the_csv_totals_are_the_standings(client, finished_place):
     body = rows(client.get(f"/places/{finished_place.id}/results.csv"))[1:]
     last = {r[2]: int(r[5]) for r in body if r[0] == "3"}
-    standings = {s.name: s.points for s in queries.standings(finished_place)}
+    standings = {s.name: s.points for s in reads.standings(finished_place)}
     assert last == standings
 
 
@@ -57,7 +57,7 @@ def test_the_page_shows_standings_charts_and_every_game(client, finished_place):
     assert text.count('<polyline class="series"') == 5
     assert text.count('<g class="bar"') == 5
     segments = text.count('<rect class="segment"')
-    counts = [s.rank_counts for s in queries.standings(finished_place)]
+    counts = [s.rank_counts for s in reads.standings(finished_place)]
     assert segments == sum(1 for c in counts for n in c if n)
     for name in NAMES:
         assert f'data-name="{name}"' in text
@@ -66,7 +66,7 @@ def test_the_page_shows_standings_charts_and_every_game(client, finished_place):
 
 def test_the_standings_match_the_management_queries(client, finished_place):
     text = client.get(f"/places/{finished_place.id}/results").content.decode()
-    for s in queries.standings(finished_place):
+    for s in reads.standings(finished_place):
         row = text.split(f'<tr data-name="{s.name}">', 1)[1].split("</tr>", 1)[0]
         assert f"<strong>{s.points}</strong>" in row
         for n in s.rank_counts:

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from places import services
 from places.engine.cards import format_card
 from places.models import Place
+from places.reads import documents, seats
 from tests.pages.conftest import NAMES, player_client
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +35,7 @@ def test_it_describes_the_running_place_at_the_last_event(client, place):
     }
     assert doc["game_no"] == 1
     assert doc["phase"] == "in_game"
-    assert [s["name"] for s in doc["seats"]] == [s.name for s in services.seats_of(place.id)]
+    assert [s["name"] for s in doc["seats"]] == [s.name for s in seats.seats_of(place.id)]
     assert sorted(s["cards"] for s in doc["seats"]) == [10, 11, 11, 11, 11]
     assert doc["turn"] == "alice"  # she holds the heart 3
     assert doc["turn_deadline"] is not None
@@ -54,8 +54,8 @@ def test_it_shows_no_hand_to_a_player_either(place):
     doc = snapshot(alice, place.id)
     assert "hands" not in doc
     text = json.dumps(doc)
-    alice_id = next(s.user_id for s in services.seats_of(place.id) if s.name == "alice")
-    written = {format_card(c) for c in services.hand_of(place.id, alice_id)}
+    alice_id = next(s.user_id for s in seats.seats_of(place.id) if s.name == "alice")
+    written = {format_card(c) for c in documents.hand_ids(place.id, alice_id)}
     assert not any(f'"{w}"' in text for w in written)  # no card written anywhere
     assert all(isinstance(s["cards"], int) for s in doc["seats"])  # counts, not cards
 
@@ -80,7 +80,7 @@ def test_a_waiting_place_has_seats_and_no_game(client, make_place):
     assert doc["last_seq"] == 0
     assert doc["game_no"] == 0
     assert doc["turn"] is None
-    assert [s["name"] for s in doc["seats"]] == list(s.name for s in services.seats_of(waiting.id))
+    assert [s["name"] for s in doc["seats"]] == list(s.name for s in seats.seats_of(waiting.id))
     assert {s["cards"] for s in doc["seats"]} == {0}
 
 

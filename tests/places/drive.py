@@ -9,6 +9,7 @@ from places.engine.cards import format_card, sorted_ids
 from places.engine.legal import legal_plays
 from places.engine.place import PlaceState
 from places.models import Place
+from places.reads import seats
 
 
 def engine_state(place_id: int) -> PlaceState:
@@ -32,7 +33,7 @@ def choose(state: PlaceState, rng: random.Random) -> list[str]:
 def play_out(place_id: int, seed: int = 0, max_turns: int = 10_000) -> int:
     """Post legal actions for whoever's turn it is until the place is over."""
     rng = random.Random(seed)
-    user_ids = [s.user_id for s in services.seats_of(place_id)]
+    user_ids = [s.user_id for s in seats.seats_of(place_id)]
     turns = 0
     while Place.objects.get(pk=place_id).state == Place.State.RUNNING and turns < max_turns:
         state = engine_state(place_id)

@@ -8,6 +8,8 @@ from django.contrib.messages import get_messages
 
 from places import services
 from places.models import Game, Place, PlaceEvent, Rank, Turn
+from places.reads import documents
+from places.reads.seats import seats_of
 
 from .conftest import NAMES
 from .drive import engine_state, play_out
@@ -244,10 +246,10 @@ def test_a_paused_place_given_a_pace_resumes_at_once(admin_client, make_place, u
 
 def test_a_re_seated_place_starts_with_its_new_players(admin_client, make_place, users, more_users):
     place = make_place(pace=None)
-    services.place_info(place.id)  # a bot polls before the start: the seats get cached
+    documents.place_info(place.id)  # a bot polls before the start: the seats get cached
     data = {**place_form(), **existing_seats(place, [*users[:4], more_users[0]])}
     assert admin_client.post(change_url(place), data).status_code == 302
-    assert [s.name for s in services.seats_of(place.id)][-1] == "frank"
+    assert [s.name for s in seats_of(place.id)][-1] == "frank"
 
 
 # -- actions and buttons ----------------------------------------------------------------------------

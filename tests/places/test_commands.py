@@ -13,7 +13,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from places import services
+from places import errors, services
 from places.models import Place
 
 from .conftest import NAMES
@@ -179,7 +179,7 @@ def test_create_place_lists_every_problem_on_its_one_line(users):
     ids=["nan-pace", "infinite-pace", "too-many-games", "long-seed"],
 )
 def test_the_service_refuses_what_the_command_refuses(users, kwargs):
-    with pytest.raises(services.ServiceError):
+    with pytest.raises(errors.Refused):
         services.create_place("Bad", NAMES, **kwargs)
 
 

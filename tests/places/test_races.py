@@ -15,8 +15,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from places import services
+from places import errors, services
 from places.models import PlaceEvent, Turn
+from places.reads import seats
+from places.services import change
 from tests.places.conftest import NAMES
 from tests.places.drive import choose, engine_state
 
@@ -33,7 +35,7 @@ class _NoLock:
 
 @pytest.fixture
 def no_process_lock(monkeypatch):
-    monkeypatch.setattr(services, "_send_locks", defaultdict(_NoLock))
+    monkeypatch.setattr(change, "_send_locks", defaultdict(_NoLock))
 
 
 def _race(fn, n=2):
@@ -62,11 +64,11 @@ def test_the_same_turn_posted_twice_at_once_applies_once(no_process_lock, repeat
     model = get_user_model()
     for name in NAMES:
         model.objects.create_user(name, password="pw")
-    services.forget_seats()
+    seats.forget()
     place = services.create_place("race", NAMES, game_count=1, pace=0, seed=f"race{repeat}")
     services.start_place(place.id)
     state = engine_state(place.id)
-    user_id = services.seats_of(place.id)[state.game.turn].user_id
+    user_id = seats.seats_of(place.id)[state.game.turn].user_id
     cards = choose(state, random.Random(repeat))
     turns_before = Turn.objects.exclude(outcome="").count()
     events_before = PlaceEvent.objects.filter(operation="end_turn").count()
@@ -74,10 +76,10 @@ def test_the_same_turn_posted_twice_at_once_applies_once(no_process_lock, repeat
     results = _race(lambda i: services.post_cards(place.id, user_id, cards))
 
     applied = [r for r in results if isinstance(r, services.PostResult)]
-    refused = [r for r in results if isinstance(r, services.ServiceError)]
+    refused = [r for r in results if isinstance(r, errors.Refused)]
     assert len(applied) == 1, results
     assert len(refused) == 1, results
-    assert refused[0].code in (services.NOT_YOUR_TURN, services.NO_TURN_OPEN)
+    assert refused[0].code in (errors.NOT_YOUR_TURN, errors.NO_TURN_OPEN)
     assert Turn.objects.exclude(outcome="").count() == turns_before + 1
     assert PlaceEvent.objects.filter(operation="end_turn").count() == events_before + 1
     seqs = list(PlaceEvent.objects.filter(place=place).values_list("seq", flat=True))

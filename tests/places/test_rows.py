@@ -29,7 +29,7 @@ def place() -> Place:
         time_limit=2.5,
         seed="s",
         state=Place.State.RUNNING,
-        engine_state={"place": {"x": [1, 2]}, "game_id": None, "turn_id": None},
+        engine_state={"place": {"x": [1, 2]}, "game_id": None, "turn_no": None},
         event_seq=7,
         next_step_at=now,
         turn_deadline=now + timedelta(seconds=3),
@@ -53,42 +53,52 @@ def test_lock_of_a_missing_row_is_does_not_exist():
 
 def test_save_writes_the_fields_named_and_touches_updated_at(place):
     before = Place.objects.get(pk=place.id)
-    place.engine_state = {"place": None, "turn_id": 3}
+    place.engine_state = {"place": None, "turn_no": 3}
     place.turn_deadline = None
     place.title = "not saved"
     rows.save(place, ["engine_state", "turn_deadline", "updated_at"])
     after = Place.objects.get(pk=place.id)
-    assert after.engine_state == {"place": None, "turn_id": 3}
+    assert after.engine_state == {"place": None, "turn_no": 3}
     assert after.turn_deadline is None
     assert after.title == "rows"
     assert after.updated_at > before.updated_at
 
 
-def test_insert_and_update_make_the_row_create_would(place):
+def test_read_reads_what_the_orm_reads(place):
+    assert all_fields(rows.read(Place, place.id)) == all_fields(Place.objects.get(pk=place.id))
+    with pytest.raises(Place.DoesNotExist):
+        rows.read(Place, 10**9)
+
+
+def test_insert_many_and_update_where_make_the_rows_the_orm_would(place):
     user = get_user_model().objects.create_user("u")
     player = Player.objects.create(place=place, user=user, seat=0)
     game = Game.objects.create(place=place, no=1)
     opened = timezone.now()
     values = dict(
         game_id=game.id,
-        no=1,
         player_id=player.id,
         table=[3, 4],
         revolution=True,
         opened_at=opened,
         deadline=opened + timedelta(seconds=1),
     )
-    fast_id = rows.insert(Turn, **values)
+    rows.insert_many(Turn, [{**values, "no": 1}])
     orm = Turn.objects.create(**{**values, "no": 2})
-    fast = Turn.objects.get(pk=fast_id)
+    fast = Turn.objects.get(game=game, no=1)
     skip = {"id", "no"}
     assert {k: v for k, v in model_to_dict(fast).items() if k not in skip} == {
         k: v for k, v in model_to_dict(orm).items() if k not in skip
     }
     settled = timezone.now()
-    rows.update(Turn, fast_id, cards=[5], outcome="play", reset=True, settled_at=settled)
+    rows.update_where(
+        Turn, {"game_id": game.id, "no": 1}, cards=[5], outcome="play", reset=True,
+        settled_at=settled,
+    )
     fast.refresh_from_db()
     assert (fast.cards, fast.outcome, fast.reset, fast.settled_at) == ([5], "play", True, settled)
+    orm.refresh_from_db()
+    assert orm.outcome == ""  # only the row named
 
 
 def test_insert_many_adds_rows_in_order_with_their_times(place):
@@ -108,7 +118,7 @@ def test_insert_many_adds_rows_in_order_with_their_times(place):
 
 def test_writes_held_together_are_sent_at_the_end_in_order(place):
     with transaction.atomic(), rows.together():
-        rows.update(Place, place.id, title="first")
+        rows.update_where(Place, {"id": place.id}, title="first")
         rows.update_where(Place, {"id": place.id, "seed": "s"}, title="second")
         assert Place.objects.get(pk=place.id).title == "rows"  # not sent yet
     assert Place.objects.get(pk=place.id).title == "second"
@@ -116,8 +126,8 @@ def test_writes_held_together_are_sent_at_the_end_in_order(place):
 
 def test_writes_held_together_are_dropped_when_the_block_fails(place):
     with pytest.raises(RuntimeError), transaction.atomic(), rows.together():
-        rows.update(Place, place.id, title="never")
+        rows.update_where(Place, {"id": place.id}, title="never")
         raise RuntimeError
     assert Place.objects.get(pk=place.id).title == "rows"
-    rows.update(Place, place.id, title="later")  # and nothing is held afterwards
+    rows.update_where(Place, {"id": place.id}, title="later")  # and nothing is held afterwards
     assert Place.objects.get(pk=place.id).title == "later"

@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from places import sequencer
-from places.sequencer import Sequencer
+from places.realtime import sequencer
+from places.realtime.sequencer import Sequencer
 
 GROUP, ALL = "place.7", "places"
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from places import services, wire
+from places import services
 from places.engine.cards import format_card, sorted_ids
 from places.models import Place
+from places.reads import seats
+from places.wire import records
 
 from .conftest import NAMES
 from .drive import engine_state, play_out
@@ -127,7 +129,7 @@ def test_info_shows_the_game_being_played_and_the_table_as_event_cards(staff_cli
     state = engine_state(place.id)
     seat = state.game.turn
     weakest = sorted_ids(state.game.hands[seat])[0]
-    services.post_cards(place.id, services.seats_of(place.id)[seat].user_id, [format_card(weakest)])
+    services.post_cards(place.id, seats.seats_of(place.id)[seat].user_id, [format_card(weakest)])
 
     response = staff_client.get(url(place, "info.json"))
     assert response.status_code == 200
@@ -135,7 +137,7 @@ def test_info_shows_the_game_being_played_and_the_table_as_event_cards(staff_cli
     assert list(body) == ["game_no", "place_info", "cards"]
     assert body["game_no"] == 1
     assert body["place_info"] == "Nomal"
-    assert body["cards"] == [wire.event_card(weakest)]
+    assert body["cards"] == [records.event_card(weakest)]
     assert list(body["cards"][0]["card"]) == [
         "created_at",
         "id",
@@ -156,7 +158,7 @@ def test_players_card_lists_every_hand_in_seat_order(staff_client, make_place):
     assert [p["name"] for p in body] == list(NAMES)
     for seat, entry in enumerate(body):
         assert list(entry) == ["name", "cards"]
-        assert entry["cards"] == [wire.api_card(c) for c in sorted_ids(state.game.hands[seat])]
+        assert entry["cards"] == [records.api_card(c) for c in sorted_ids(state.game.hands[seat])]
     assert sum(len(e["cards"]) for e in body) == 54  # nobody has played yet
 
 

@@ -13,6 +13,7 @@ from django.test import Client
 from daihinmin.asgi import router
 from places import services
 from places.models import PlaceEvent
+from places.reads import seats
 from tests.places.conftest import NAMES
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -23,7 +24,7 @@ def _setup(pace=0):
     model = get_user_model()
     for name in NAMES:
         model.objects.create_user(name, password=f"{name}-pw")
-    services.forget_seats()
+    seats.forget()
     return services.create_place("WS place", NAMES, game_count=1, pace=pace, seed="ws").id
 
 
@@ -41,15 +42,26 @@ def _turn_user(place_id: int) -> tuple[int, str]:
     from tests.places.drive import engine_state
 
     state = engine_state(place_id)
-    seat = services.seats_of(place_id)[state.game.turn]
+    seat = seats.seats_of(place_id)[state.game.turn]
     return seat.user_id, seat.name
 
 
 @sync_to_async
-def _session_cookie(name: str) -> str:
+def _session_cookie(name: str, place_id: int) -> str:
     client = Client()
-    assert client.login(username=name, password=f"{name}-pw")
+    response = client.post(
+        "/login.json", {"name": name, "password": f"{name}-pw", "place_id": place_id}
+    )
+    assert response.status_code == 200, response.content
     return client.cookies["sessionid"].value
+
+
+def socket(path: str, cookie: str | None = None) -> WebsocketCommunicator:
+    """A socket as a bot opens it: a Host header (every HTTP/1.1 client sends one), no Origin."""
+    headers = [(b"host", b"testserver")]
+    if cookie:
+        headers.append((b"cookie", f"sessionid={cookie}".encode()))
+    return WebsocketCommunicator(router, path, headers=headers)
 
 
 async def _receive_all(comm: WebsocketCommunicator, n: int) -> list[str]:
@@ -58,9 +70,9 @@ async def _receive_all(comm: WebsocketCommunicator, n: int) -> list[str]:
 
 async def test_the_root_stream_and_the_place_stream_see_every_event_in_order():
     place_id = await _setup()
-    everything = WebsocketCommunicator(router, "/")
-    one_place = WebsocketCommunicator(router, f"/ws/places/{place_id}/")
-    legacy_path = WebsocketCommunicator(router, "/any/other/path")
+    everything = socket("/")
+    one_place = socket(f"/ws/places/{place_id}/")
+    legacy_path = socket("/any/other/path")
     for comm in (everything, one_place, legacy_path):
         connected, _ = await comm.connect()
         assert connected  # no Origin header, as bots send none
@@ -81,7 +93,7 @@ async def test_the_root_stream_and_the_place_stream_see_every_event_in_order():
 
 async def test_a_place_stream_carries_only_its_own_place():
     place_id = await _setup()
-    other = WebsocketCommunicator(router, f"/ws/places/{place_id + 1}/")
+    other = socket(f"/ws/places/{place_id + 1}/")
     assert (await other.connect())[0]
     await sync_to_async(services.start_place)(place_id)
     assert await other.receive_nothing(timeout=0.2)
@@ -92,10 +104,8 @@ async def test_a_player_acts_over_the_socket_and_the_reply_comes_before_the_even
     place_id = await _setup()
     await sync_to_async(services.start_place)(place_id)
     user_id, name = await _turn_user(place_id)
-    cookie = await _session_cookie(name)
-    comm = WebsocketCommunicator(
-        router, f"/ws/places/{place_id}/", headers=[(b"cookie", f"sessionid={cookie}".encode())]
-    )
+    cookie = await _session_cookie(name, place_id)
+    comm = socket(f"/ws/places/{place_id}/", cookie)
     assert (await comm.connect())[0]
     await comm.send_to(text_data=json.dumps({"action": "get_hand"}))
     hand = json.loads(await comm.receive_from(timeout=5))
@@ -113,7 +123,7 @@ async def test_a_player_acts_over_the_socket_and_the_reply_comes_before_the_even
 async def test_acting_over_the_socket_needs_a_player_of_the_place():
     place_id = await _setup()
     await sync_to_async(services.start_place)(place_id)
-    anonymous = WebsocketCommunicator(router, f"/ws/places/{place_id}/")
+    anonymous = socket(f"/ws/places/{place_id}/")
     assert (await anonymous.connect())[0]
     await anonymous.send_to(text_data=json.dumps({"action": "post_cards", "cards": []}))
     reply = json.loads(await anonymous.receive_from(timeout=5))
@@ -126,7 +136,7 @@ async def test_acting_over_the_socket_needs_a_player_of_the_place():
 
 async def test_pages_get_every_event_numbered_on_the_live_stream():
     place_id = await _setup()
-    live = WebsocketCommunicator(router, f"/ws/places/{place_id}/live/")
+    live = socket(f"/ws/places/{place_id}/live/")
     assert (await live.connect())[0]
     await sync_to_async(services.start_place)(place_id)
     logged = await _logged(place_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.management.base import CommandError
 
 from places import services
+from places.errors import Refused
 from places.management.base import OneLineCommand, refused, seconds, whole_number
 
 
@@ -45,7 +46,7 @@ class Command(OneLineCommand):
                 time_limit=time_limit,
                 seed=seed,
             )
-        except services.ServiceError as e:
+        except Refused as e:
             raise refused(e) from None
         self.stdout.write(str(place.id))
 

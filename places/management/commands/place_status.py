@@ -6,9 +6,9 @@ import json
 
 from django.core.management.base import CommandError
 
-from places.management import queries
 from places.management.base import OneLineCommand, place_id
 from places.models import PLAYERS_PER_PLACE, Place
+from places.reads.standings import status as place_status
 
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
 
@@ -27,7 +27,7 @@ class Command(OneLineCommand):
         place = Place.objects.filter(pk=pk).first()
         if place is None:
             raise CommandError(f"no place {pk}")
-        status = queries.status(place)
+        status = place_status(place)
         if as_json:
             self.stdout.write(_dumps(status))
         else:

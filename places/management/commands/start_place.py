@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from places import services
+from places.errors import Refused
 from places.management.base import OneLineCommand, place_id, refused
 from places.models import Place
 
@@ -19,7 +20,7 @@ class Command(OneLineCommand):
             # the running server's dealer takes the first step: events sent
             # from this process would reach no socket of the server's
             services.schedule_start(pk)
-        except services.ServiceError as e:
+        except Refused as e:
             raise refused(e) from None
         state = Place.objects.values_list("state", flat=True).get(pk=pk)
         self.stdout.write(f"place {pk} {state}")

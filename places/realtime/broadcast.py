@@ -33,7 +33,9 @@ from collections import defaultdict
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-from places.sequencer import Sequencer
+from places.reads import log
+from places.realtime import db_thread
+from places.realtime.sequencer import Sequencer
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +66,7 @@ async def listen(group: str, listener) -> None:
 
     On a shared layer (whose relay joined its group in :func:`attach`, so
     nothing another process sends after this returns is missed), the group's
-    numbering starts (``places/sequencer.py``).
+    numbering starts (``places/realtime/sequencer.py``).
     """
     if _sequencer is not None:
         await _sequencer.start(group, _place_of(group))
@@ -221,27 +223,8 @@ async def _renew_loop(layer, channel: str) -> None:
 
 
 async def _read_log(place_id: int, first: int, last: int) -> list[tuple[int, str]]:
-    from places import db_worker
-    from places.models import PlaceEvent
-
-    def read() -> list[tuple[int, str]]:
-        rows = PlaceEvent.objects.filter(place_id=place_id, seq__gte=first, seq__lt=last)
-        return list(rows.order_by("seq").values_list("seq", "message"))
-
-    return await db_worker.run(read)
+    return await db_thread.run(log.events_between, place_id, first, last)
 
 
 async def _read_marks(place_id: int | None) -> dict[int, int]:
-    """The last event number of one place, or of every running place."""
-    from places import db_worker
-    from places.models import Place
-
-    def read() -> dict[int, int]:
-        places = Place.objects.all()
-        if place_id is None:
-            places = places.filter(state=Place.State.RUNNING)
-        else:
-            places = places.filter(pk=place_id)
-        return dict(places.values_list("id", "event_seq"))
-
-    return await db_worker.run(read)
+    return await db_thread.run(log.last_numbers, place_id)

@@ -1,14 +1,14 @@
 """The site's pages: home, a place's live progress and results, the card faces.
 
-Read-only: they read through ``places.pages`` and change nothing. The live
-page draws itself from ``state.json`` and then the numbered WebSocket stream
-(``ws/places/ID/live/``); staff act through the staff endpoints.
+Read-only: they read through ``places.reads`` and show it through
+``places.presentation``. The live page draws itself from ``state.json`` and then
+the numbered WebSocket stream (``ws/places/ID/live/``); staff act through the
+staff endpoints.
 """
 
 from __future__ import annotations
 
 import csv
-import json
 import logging
 
 from django.db import connection
@@ -17,9 +17,17 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_safe
 
-from places import pages
+from places import errors
 from places.engine.cards import ALL_IDS
 from places.models import Place
+from places.presentation import cards as shown
+from places.presentation import charts
+from places.presentation import results as results_tables
+from places.presentation.strings import page_strings
+from places.reads import lists, standings
+from places.reads.seats import seats_of
+from places.reads.snapshot import snapshot
+from places.views import json_response, refusal
 
 logger = logging.getLogger(__name__)
 
@@ -31,8 +39,7 @@ def _is_staff(request: HttpRequest) -> bool:
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    lists = pages.home_lists()
-    return render(request, "home.html", {"title": "daihinmin", "lists": lists})
+    return render(request, "home.html", {"title": "daihinmin", "lists": lists.home_lists()})
 
 
 @require_safe
@@ -47,14 +54,14 @@ def live(request: HttpRequest, place_id: str) -> HttpResponse:
         "staff": staff,
         "start_url": f"/places/{place.id}/start.json" if staff else None,
         "next_url": f"/places/{place.id}/next_turn.json" if staff else None,
-        "strings": pages.page_strings(),
+        "strings": page_strings(),
     }
     context = {
         "title": f"{place.title} · daihinmin",
         "place": place,
         "config": config,
         "staff": staff,
-        "seats": range(len(place.players.all())),
+        "seats": range(len(seats_of(place.id))),
     }
     response = render(request, "places/live.html", context)
     add_never_cache_headers(response)
@@ -64,16 +71,13 @@ def live(request: HttpRequest, place_id: str) -> HttpResponse:
 @require_safe
 def state(request: HttpRequest, place_id: str) -> HttpResponse:
     """``/places/ID/state.json``: the snapshot the live page starts from (no hands unless staff)."""
-    doc = pages.snapshot(int(place_id), staff=_is_staff(request))
+    doc = snapshot(int(place_id), staff=_is_staff(request))
     if doc is None:
-        response = JsonResponse(
-            {"error": {"code": "NOT_FOUND", "message": f"no place {place_id}"}}, status=404
-        )
+        response = refusal(errors.Refused(errors.NOT_FOUND, f"no place {place_id}"))
     else:
-        response = HttpResponse(
-            json.dumps(doc, separators=(",", ":"), ensure_ascii=False),
-            content_type="application/json",
-        )
+        for seat in doc["seats"]:
+            seat["colour"] = shown.seat_colour(seat["seat"])
+        response = json_response(doc)
     add_never_cache_headers(response)  # it changes every turn; staff's copy holds hands
     return response
 
@@ -81,17 +85,20 @@ def state(request: HttpRequest, place_id: str) -> HttpResponse:
 @require_safe
 def results(request: HttpRequest, place_id: str) -> HttpResponse:
     place = get_object_or_404(Place, pk=int(place_id))
-    res = pages.results(place)
+    res = standings.results(place)
     context = {
         "title": f"{place.title} · results · daihinmin",
         "place": place,
-        "res": res,
-        "rows": pages.game_rows(res),
-        "games_shown": pages.GAMES_SHOWN,
-        "points_chart": pages.points_chart(res),
-        "ranks_chart": pages.ranks_chart(res),
-        "rank_legend": pages.rank_legend(),
-        "rank_names": pages.rank_names(),
+        "games_played": len(res.games),
+        "players": results_tables.players(res),
+        "standings": results_tables.standings(res),
+        "totals": res.points,
+        "rows": results_tables.game_rows(res),
+        "games_shown": results_tables.GAMES_SHOWN,
+        "points_chart": charts.points_chart(res),
+        "ranks_chart": charts.ranks_chart(res),
+        "rank_legend": shown.rank_legend(),
+        "rank_names": shown.rank_names(),
         "staff": _is_staff(request),
     }
     return render(request, "places/results.html", context)
@@ -103,14 +110,14 @@ def results_csv(request: HttpRequest, place_id: str) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="place-{place.id}-results.csv"'
     writer = csv.writer(response, lineterminator="\n")
-    writer.writerows(pages.csv_rows(pages.results(place)))
+    writer.writerows(results_tables.csv_rows(standings.results(place)))
     return response
 
 
 @require_safe
 def cards(request: HttpRequest) -> HttpResponse:
     """Every card face and the back, as the pages draw them."""
-    faces = [pages.card(c) for c in ALL_IDS]
+    faces = [shown.face(c) for c in ALL_IDS]
     return render(request, "places/cards.html", {"title": "Cards · daihinmin", "faces": faces})
 
 

@@ -6,7 +6,8 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from api.renderers import RailsXMLRenderer, error_xml, to_rails_xml
+from places import errors
+from places.wire.rails_xml import to_rails_xml
 
 DECL = '<?xml version="1.0" encoding="UTF-8"?>\n'
 
@@ -154,7 +155,8 @@ def test_get_rank_shows_an_unknown_rank_as_nil() -> None:
 
 
 def test_the_error_body_matches_protocol() -> None:
-    assert error_xml("NOT_YOUR_TURN", "It is User2's turn.") == DECL + (
+    refused = errors.Refused(errors.NOT_YOUR_TURN, "It is User2's turn.")
+    assert errors.xml_body(refused).decode() == DECL + (
         "<error>\n"
         "  <code>NOT_YOUR_TURN</code>\n"
         "  <message>It is User2's turn.</message>\n"
@@ -203,20 +205,3 @@ def test_it_refuses_values_rails_could_not_have_sent() -> None:
         to_rails_xml({"x": object()})
     with pytest.raises(TypeError):
         to_rails_xml("cards")  # type: ignore[arg-type]
-
-
-def test_the_drf_renderer_serves_utf8_application_xml() -> None:
-    renderer = RailsXMLRenderer()
-    assert (renderer.media_type, renderer.format, renderer.charset) == (
-        "application/xml",
-        "xml",
-        "utf-8",
-    )
-    assert renderer.render([]) == (DECL + '<nil-classes type="array"/>\n').encode()
-    assert renderer.render({"name": "大富豪"}) == to_rails_xml({"name": "大富豪"}).encode("utf-8")
-    assert renderer.render(None) == b""
-
-
-def test_the_drf_renderer_turns_the_json_error_body_into_the_xml_one() -> None:
-    body = {"error": {"code": "NOT_LOGGED_IN", "message": "Log in first."}}
-    assert RailsXMLRenderer().render(body) == error_xml("NOT_LOGGED_IN", "Log in first.").encode()

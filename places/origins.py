@@ -4,7 +4,8 @@ Bots send the session cookie alone, with no Origin or Referer header; browsers
 send Origin on every cross-origin POST and on every WebSocket handshake. So a
 request whose Origin (or, without one, Referer) names another host than the
 one it was sent to came from another site's page, and must not act for the
-person whose cookie it carries.
+person whose cookie it carries. The host it was sent to is Django's
+``request.get_host()``, checked against ``ALLOWED_HOSTS`` first.
 """
 
 from __future__ import annotations
@@ -12,7 +13,10 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.http import HttpRequest
 
+#: Methods that change nothing: a page of another site may send them.
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 _DEFAULT_PORTS = {"http": "80", "https": "443", "ws": "80", "wss": "443"}
 
 
@@ -46,9 +50,20 @@ def names_another_host(url: str, own: str) -> bool:
     return netloc(parts.scheme, parts.netloc) != own
 
 
-def foreign_header(origin: str | None, referer: str | None, own: str) -> str | None:
-    """The header ("Origin" or "Referer") that names another site, or None."""
+def foreign_header(request: HttpRequest) -> str | None:
+    """The header ("Origin" or "Referer") that names another site than the request's host.
+
+    ``request.get_host()`` raises ``DisallowedHost`` for a host not allowed: no
+    request from an unknown host is compared, let alone answered.
+    """
+    own = netloc(request.scheme or "http", request.get_host())
+    origin, referer = request.META.get("HTTP_ORIGIN"), request.META.get("HTTP_REFERER")
     header, value = ("Origin", origin) if origin else ("Referer", referer)
     if value and names_another_host(value, own):
         return header
     return None
+
+
+def sent_by_another_site(request: HttpRequest) -> str | None:
+    """:func:`foreign_header` of an unsafe request (None for a safe method)."""
+    return None if request.method in SAFE_METHODS else foreign_header(request)

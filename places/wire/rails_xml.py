@@ -13,8 +13,6 @@ from collections.abc import Mapping
 from datetime import UTC, date, datetime
 from typing import Any
 
-from rest_framework.renderers import BaseRenderer
-
 DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
 # Builder replaces characters XML 1.0 forbids with "*" so that the document stays parseable.
 _INVALID_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -109,35 +107,3 @@ def to_rails_xml(
     out: list[str] = []
     _tag(_dasherize(name), data, 0, out)
     return DECLARATION + "\n".join(out) + "\n"
-
-
-def error_xml(code: str, message: str) -> str:
-    """The error body: ``<error><code>…</code><message>…</message></error>``."""
-    return to_rails_xml({"code": code, "message": message}, root="error")
-
-
-class RailsXMLRenderer(BaseRenderer):
-    """DRF renderer for the ``.xml`` endpoints.
-
-    ``{"error": {...}}`` (the JSON error body) renders as ``<error>``, the
-    way a Rails model wrapped in its name did; anything else as ``to_rails_xml``.
-    """
-
-    media_type = "application/xml"
-    format = "xml"
-    charset = "utf-8"
-
-    def render(
-        self,
-        data: Any,
-        accepted_media_type: str | None = None,
-        renderer_context: Mapping[str, Any] | None = None,
-    ) -> bytes:
-        if data is None:
-            return b""
-        root = None
-        if isinstance(data, Mapping) and len(data) == 1:
-            key, inner = next(iter(data.items()))
-            if isinstance(inner, Mapping):
-                root, data = key, inner
-        return to_rails_xml(data, root=root).encode(self.charset)

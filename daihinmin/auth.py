@@ -1,0 +1,43 @@
+"""Django's database sessions and model backend, each reading its one row by SQL built once.
+
+A bot's every request reads its session and its user; through the ORM, building
+those two queries costs more than the database then spends on them. The rows
+read, the checks made (expiry; the backend's ``user_can_authenticate``) and
+everything around them (decoding, the auth hash, flushing a stale session) are
+Django's: only the building of the SELECT is saved (``places.rows``).
+
+``SESSION_ENGINE = "daihinmin.auth"`` and ``AUTHENTICATION_BACKENDS =
+["daihinmin.auth.ModelBackend"]`` (settings).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import backends, get_user_model
+from django.contrib.sessions.backends import db
+from django.utils import timezone
+
+from places import rows
+
+
+class SessionStore(db.SessionStore):
+    def _get_session_from_db(self):
+        """The session row if it has not expired (``db.SessionStore``'s query, built once)."""
+        try:
+            session = rows.read(self.model, self.session_key)
+        except self.model.DoesNotExist:
+            session = None
+        if session is None or session.expire_date <= timezone.now():
+            self._session_key = None
+            return None
+        return session
+
+
+class ModelBackend(backends.ModelBackend):
+    def get_user(self, user_id):
+        """The user, if they may still authenticate (``backends.ModelBackend``'s query, built once)."""
+        model = get_user_model()
+        try:
+            user = rows.read(model, user_id)
+        except model.DoesNotExist:
+            return None
+        return user if self.user_can_authenticate(user) else None

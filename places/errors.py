@@ -1,0 +1,118 @@
+"""Every stable error code the server answers with, defined once: its HTTP status, its
+default message, and the forms it is written in (JSON, Rails XML, a socket's reply).
+
+A request that is not a move, or that may not be made, changes nothing and raises
+:class:`Refused` with one of these codes, wherever it is found out (a service, a
+view, the socket, a body that cannot be read). Each transport only picks the form:
+the player API writes :func:`json_body` or :func:`xml_body` (or a page), the socket
+:func:`socket_reply`, the staff endpoints and pages JSON, the commands the message.
+PROTOCOL.md §3 lists the player API's codes; ``docs/protocol.md`` lists them all.
+
+Misses are not errors: an illegal action is a move, answered 200 with a reason
+(``places.engine.plays.Miss``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from places.wire.codec import compact
+from places.wire.rails_xml import to_rails_xml
+
+
+class Code(str):
+    """A stable code (the string itself), with its HTTP status and default message."""
+
+    status: int
+    message: str
+
+    def __new__(cls, name: str, status: int, message: str) -> Code:
+        code = super().__new__(cls, name)
+        code.status = status
+        code.message = message
+        return code
+
+
+#: Every code, by name.
+REGISTRY: dict[str, Code] = {}
+
+
+def _define(name: str, status: int, message: str) -> Code:
+    code = REGISTRY[name] = Code(name, status, message)
+    return code
+
+
+# -- who is asking ----------------------------------------------------------------------
+NOT_LOGGED_IN = _define(
+    "NOT_LOGGED_IN", 401, "log in first: POST name, password and place_id to /login"
+)
+LOGIN_FAILED = _define("LOGIN_FAILED", 401, "wrong name, password or place")
+TOO_MANY_ATTEMPTS = _define("TOO_MANY_ATTEMPTS", 429, "too many failed logins: try again later")
+CROSS_SITE = _define(
+    "CROSS_SITE",
+    403,
+    "refused: the Origin or Referer header names another site; "
+    "bots send the session cookie alone, without Origin or Referer",
+)
+STAFF_ONLY = _define("STAFF_ONLY", 403, "only staff may do this")
+
+# -- the game -----------------------------------------------------------------------------
+INVALID_CARD = _define("INVALID_CARD", 400, "a card string in no known form")
+NO_TURN_OPEN = _define("NO_TURN_OPEN", 409, "no turn is open")
+NOT_YOUR_TURN = _define("NOT_YOUR_TURN", 409, "it is not this player's turn")
+
+# -- places (staff, commands, pages) -----------------------------------------------------
+NOT_FOUND = _define("NOT_FOUND", 404, "no such place")
+INVALID_PLACE = _define("INVALID_PLACE", 400, "the place cannot be made so")
+ALREADY_STARTED = _define("ALREADY_STARTED", 409, "the place has already been started")
+TURN_OPEN = _define("TURN_OPEN", 409, "a turn is open: waiting for the player")
+
+# -- the request itself -------------------------------------------------------------------
+BAD_REQUEST = _define("BAD_REQUEST", 400, "the request cannot be read")
+INVALID_PARAMETER = _define("INVALID_PARAMETER", 400, "a parameter has no valid value")
+METHOD_NOT_ALLOWED = _define("METHOD_NOT_ALLOWED", 405, "this path does not serve that method")
+REQUEST_TOO_LARGE = _define("REQUEST_TOO_LARGE", 413, "the request body is too large")
+SERVER_ERROR = _define("SERVER_ERROR", 500, "the server failed to answer this request")
+UNSUPPORTED_MEDIA_TYPE = _define(
+    "UNSUPPORTED_MEDIA_TYPE",
+    415,
+    "send parameters as a form (application/x-www-form-urlencoded) or in the query string",
+)
+
+
+class Refused(Exception):
+    """A request refused with a stable code: it changed nothing.
+
+    ``headers`` go on an HTTP answer (``Retry-After``, ``Allow``).
+    """
+
+    def __init__(
+        self, code: Code, message: str | None = None, *, headers: Mapping[str, str] | None = None
+    ):
+        self.code = code
+        self.message = message or code.message
+        self.headers = dict(headers or {})
+        super().__init__(self.message)
+
+    @property
+    def status(self) -> int:
+        return self.code.status
+
+
+def document(refused: Refused) -> dict:
+    """``{"error":{"code":…,"message":…}}``: the error as data."""
+    return {"error": {"code": str(refused.code), "message": refused.message}}
+
+
+def json_body(refused: Refused) -> bytes:
+    return compact(document(refused)).encode("utf-8")
+
+
+def xml_body(refused: Refused) -> bytes:
+    """``<error><code>…</code><message>…</message></error>``, as a Rails model wrapped in its name."""
+    return to_rails_xml(document(refused)["error"], root="error").encode("utf-8")
+
+
+def socket_reply(reply: str, refused: Refused) -> dict:
+    """The answer to a socket's action: ``{"reply":…,"error":{…}}``."""
+    return {"reply": reply, **document(refused)}

@@ -1,0 +1,149 @@
+"""The results page's charts, drawn in SVG by the template from this geometry (no chart library)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from places.engine.place import points_for
+from places.presentation.cards import RANK_COLOURS, seat_colour
+from places.reads.standings import Results
+
+
+@dataclass
+class Chart:
+    width: int
+    height: int
+    left: int
+    right: int
+    top: int
+    bottom: int
+    x_ticks: list[dict]
+    y_ticks: list[dict]
+    series: list[dict]
+
+    @property
+    def plot_right(self) -> int:
+        return self.width - self.right
+
+    @property
+    def plot_bottom(self) -> int:
+        return self.height - self.bottom
+
+
+def _nice_step(span: float, target: int) -> int:
+    """A round step (1, 2, 5 × 10ⁿ) giving about ``target`` ticks over ``span``."""
+    raw = max(span / max(target, 1), 1)
+    magnitude = 10 ** (len(str(int(raw))) - 1)
+    for m in (1, 2, 5, 10):
+        if m * magnitude >= raw:
+            return m * magnitude
+    return 10 * magnitude
+
+
+#: A line chart keeps at most this many points per line (every k-th game beyond it).
+MAX_LINE_POINTS = 400
+
+
+def points_chart(res: Results, width: int = 720, height: int = 320) -> Chart:
+    """Cumulative points per player over the games: one polyline per seat."""
+    left, right, top, bottom = 48, 16, 16, 48
+    games = len(res.games)
+    n = len(res.seats)
+    cumulative = [[0] for _ in range(n)]
+    for _no, ranks in res.games:
+        for s, r in enumerate(ranks):
+            cumulative[s].append(cumulative[s][-1] + (points_for(r, n) if r else 0))
+    top_value = max([max(c) for c in cumulative] + [1])
+    y_step = _nice_step(top_value, 5)
+    y_max = -(-top_value // y_step) * y_step
+    x_max = max(games, 1)
+    x_step = _nice_step(x_max, 10)
+    plot_w = width - left - right
+    plot_h = height - top - bottom
+
+    def x(i: int) -> float:
+        return round(left + plot_w * i / x_max, 1)
+
+    def y(v: int) -> float:
+        return round(top + plot_h * (1 - v / y_max), 1)
+
+    every = max(1, -(-games // MAX_LINE_POINTS))
+    series = []
+    for s, values in enumerate(cumulative):
+        idx = list(range(0, games + 1, every))
+        if idx[-1] != games:
+            idx.append(games)
+        series.append(
+            {
+                "name": res.seats[s].name,
+                "colour": seat_colour(s),
+                "points": " ".join(f"{x(i)},{y(values[i])}" for i in idx),
+                "end_x": x(games),
+                "end_y": y(values[-1]),
+                "total": values[-1],
+            }
+        )
+    return Chart(
+        width,
+        height,
+        left,
+        right,
+        top,
+        bottom,
+        x_ticks=[{"value": v, "x": x(v)} for v in range(0, x_max + 1, x_step)],
+        y_ticks=[{"value": v, "y": y(v)} for v in range(0, y_max + 1, y_step)],
+        series=series,
+    )
+
+
+def ranks_chart(res: Results, width: int = 720, height: int = 300) -> Chart:
+    """The distribution of ranks per player: one stacked bar per seat, rank 1 at the bottom."""
+    left, right, top, bottom = 48, 16, 16, 40
+    n = len(res.seats)
+    games = max(len(res.games), 1)
+    plot_w = width - left - right
+    plot_h = height - top - bottom
+    slot = plot_w / max(n, 1)
+    bar_w = min(72, slot * 0.6)
+    y_step = _nice_step(games, 5)
+
+    def y(v: float) -> float:
+        return round(top + plot_h * (1 - v / games), 1)
+
+    series = []
+    for s in range(n):
+        cx = left + slot * (s + 0.5)
+        segments = []
+        below = 0
+        for r, c in enumerate(res.counts[s]):
+            if c:
+                segments.append(
+                    {
+                        "rank": r + 1,
+                        "count": c,
+                        "x": round(cx - bar_w / 2, 1),
+                        "y": y(below + c),
+                        "width": round(bar_w, 1),
+                        "height": round(y(below) - y(below + c), 1),
+                        "colour": RANK_COLOURS[r],
+                        "label_y": round((y(below) + y(below + c)) / 2 + 4, 1),
+                    }
+                )
+            below += c
+        series.append(
+            {"name": res.seats[s].name, "x": round(cx, 1), "segments": segments, "seat": s}
+        )
+    ticks = list(range(0, games + 1, y_step))
+    if ticks[-1] != games:
+        ticks.append(games)
+    return Chart(
+        width,
+        height,
+        left,
+        right,
+        top,
+        bottom,
+        x_ticks=[],
+        y_ticks=[{"value": v, "y": y(v)} for v in ticks],
+        series=series,
+    )

@@ -1,0 +1,67 @@
+"""The words the pages' scripts show (``static/js``), in the request's language."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from places.presentation.cards import rank_names
+
+
+def page_strings() -> dict[str, str]:
+    """Words the pages' scripts show, in the request's language."""
+    return {
+        "ranks": rank_names(),
+        "turn": _("turn"),
+        "your_turn": _("Your turn"),
+        "passed": _("Pass"),
+        "missed": _("Miss"),
+        "reset": _("RESET"),
+        "eight_cut": _("8-cut"),
+        "revolution": _("Revolution!"),
+        "revolution_play": _("Revolution play"),
+        "back_to_normal": _("Back to the normal order"),
+        "normal": _("Normal"),
+        "revolution_order": _("Revolution"),
+        "game_of": _("Game %(no)s of %(count)s"),
+        "no_game": _("No game yet"),
+        "waiting": _("Waiting to start"),
+        "finished": _("Finished"),
+        "running": _("Running"),
+        "game_over": _("Game %(no)s over"),
+        "place_over": _("The place is over."),
+        "played": _("%(name)s played %(cards)s"),
+        "passes": _("%(name)s passed"),
+        "misses": _("%(name)s missed"),
+        "finishes": _("%(name)s finished: %(rank)s"),
+        "rank_taken": _("%(name)s: %(rank)s"),
+        "starts_game": _("Game %(no)s starts"),
+        "empty_table": _("The table is empty"),
+        "seconds": _("%(s)s s"),
+        "live": _("live"),
+        "connecting": _("connecting…"),
+        "reconnecting": _("reconnecting…"),
+        "cards": _("%(n)s cards"),
+        "one_card": _("1 card"),
+        "no_cards": _("no cards"),
+        "play": _("Play"),
+        "legal": _("legal"),
+        "not_legal": _("not a legal play"),
+        "select_cards": _("Select cards to play"),
+        "no_legal_play": _("No card can beat the table: pass."),
+        "must_lead": _("You lead: any legal play (no pass)."),
+        "result_play": _("You played %(cards)s"),
+        "result_pass": _("You passed"),
+        "result_miss": _("Miss: %(reason)s"),
+        "wait_turn": _("Waiting for %(name)s"),
+        "error": _("Error: %(message)s"),
+        "started": _("Started"),
+        "stepped": _("Stepped"),
+        "table_cleared": _("table cleared"),
+        "joker": _("Joker"),
+        "points": _("points"),
+        "you": _("you"),
+        "see_results": _("See the results"),
+        "place_starts": _("The place starts"),
+        "last_game": _("last game"),
+        "points_short": _("%(n)s pt"),
+    }

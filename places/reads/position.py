@@ -1,0 +1,63 @@
+"""The one format of ``Place.engine_state``: the engine's state and where its rows are.
+
+``{"place": PlaceState as a dict, "game_id": the Game row being played,
+"turn_no": the number of its open (or last) turn}``; written by
+``places.services`` at every change, decoded here and nowhere else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from places.engine.cards import sorted_ids
+from places.engine.place import IN_GAME, PlaceState
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    state: PlaceState | None = None  # None: the place has not started
+    game_id: int | None = None
+    turn_no: int | None = None
+
+    @classmethod
+    def decode(cls, data: dict | None) -> Position:
+        data = data or {}
+        place = data.get("place")
+        return cls(
+            PlaceState.from_dict(place) if place else None,
+            data.get("game_id"),
+            data.get("turn_no"),
+        )
+
+    def encode(self) -> dict:
+        return {
+            "place": None if self.state is None else self.state.to_dict(),
+            "game_id": self.game_id,
+            "turn_no": self.turn_no,
+        }
+
+
+def state_of(place) -> PlaceState | None:
+    """The engine's state of a place (a ``Place`` row); None before it started."""
+    return Position.decode(place.engine_state).state
+
+
+def finished_games(state: PlaceState | None) -> int:
+    """How many games this state has finished (its points count exactly these)."""
+    if state is None:
+        return 0
+    return state.game_no - 1 if state.phase == IN_GAME else state.game_no
+
+
+def table_ids(state: PlaceState | None) -> list[int]:
+    """Card ids on the table of the game being played, weakest first."""
+    if state is None or state.game is None or state.game.table is None:
+        return []
+    return sorted_ids(state.game.table.mask)
+
+
+def hand_ids(state: PlaceState | None, players: int) -> list[list[int]]:
+    """Every seat's cards now, weakest first (empty lists before the first deal)."""
+    if state is None or state.game is None:
+        return [[] for _ in range(players)]
+    return [sorted_ids(h) for h in state.game.hands]

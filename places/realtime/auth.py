@@ -1,0 +1,72 @@
+"""A socket's handshake, checked as Django checks a request, before any consumer sees it.
+
+The handshake is an HTTP request: Django's own ``HttpRequest.get_host()`` checks its
+``Host`` against ``ALLOWED_HOSTS`` (a socket to another host is refused, 403, as
+Django answers 400 to such a request), and ``places.origins`` says whether a page
+of another site opened it (that socket may listen, never act). An address may hold
+at most ``WS_MAX_SOCKETS_PER_ADDRESS`` sockets of this process at once.
+
+The scope then carries ``session_key`` (the session cookie) and ``cross_site`` (the
+header naming another site, or None). The user is not read here: each action reads
+the session afresh (``places.sessions``), as each HTTP request does.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections import Counter
+
+from django.conf import settings
+from django.core.exceptions import DisallowedHost
+from django.core.handlers.asgi import ASGIRequest
+
+from places.origins import foreign_header
+
+logger = logging.getLogger(__name__)
+security_logger = logging.getLogger("django.security.DisallowedHost")
+
+#: Open sockets of this process per client address.
+_open: Counter[str] = Counter()
+
+
+def open_sockets(address: str) -> int:
+    return _open[address]
+
+
+class SocketHandshake:
+    """ASGI middleware in front of the socket consumers (see the module doc)."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        request = ASGIRequest({**scope, "method": "GET"}, io.BytesIO())
+        try:
+            cross_site = foreign_header(request)
+        except DisallowedHost as e:
+            security_logger.warning("WebSocket refused: %s", e)
+            return await _refuse(receive, send)
+        address = (scope.get("client") or ("", 0))[0] or ""
+        if _open[address] >= settings.WS_MAX_SOCKETS_PER_ADDRESS:
+            logger.warning("WebSocket refused: %s already holds %s sockets", address, _open[address])
+            return await _refuse(receive, send)
+        scope = dict(
+            scope,
+            session_key=request.COOKIES.get(settings.SESSION_COOKIE_NAME),
+            cross_site=cross_site,
+        )
+        _open[address] += 1
+        try:
+            return await self.inner(scope, receive, send)
+        finally:
+            _open[address] -= 1
+            if not _open[address]:
+                del _open[address]
+
+
+async def _refuse(receive, send) -> None:
+    """Turn the handshake down (the server answers it 403)."""
+    message = await receive()
+    if message["type"] == "websocket.connect":
+        await send({"type": "websocket.close"})

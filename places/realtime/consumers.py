@@ -1,0 +1,194 @@
+"""WebSocket consumers: they listen to a place's events and answer a player's actions.
+
+Events come from ``places.realtime.broadcast`` (:meth:`Socket.deliver`): straight
+from this process's sender, and through the process's relay from other
+processes. The groups are ``broadcast``'s, not the channel layer's: a socket
+costs the layer nothing.
+
+Acting over the socket goes through the same service functions, reads and session
+rule as HTTP (``places.sessions``), read afresh at each action: a socket outlives
+neither its session nor its place. A socket opened by a page of another site
+receives events but cannot act or read a hand.
+
+A socket reads its client's frames as they come (the server would otherwise queue
+them without bound while an action is answered) and keeps at most
+``WS_MAX_PENDING_FRAMES`` waiting: a client that sends more before its answers
+come is closed (1008). Whatever a frame holds, it gets an answer; whatever
+happens, a closed socket stops listening.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from importlib import import_module
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from places import errors, services, sessions
+from places.engine.cards import ALL_IDS
+from places.reads import documents
+from places.realtime import broadcast, db_thread
+from places.wire.codec import compact
+
+logger = logging.getLogger(__name__)
+
+#: Closing codes (RFC 6455 §7.4.1) and their reasons.
+TOO_MANY_FRAMES = (1008, "too many frames waiting for an answer")
+ACTIONS = ("post_cards", "get_hand")
+
+
+class Socket(AsyncWebsocketConsumer):
+    """Forwards its groups' events; subclasses set ``listen_to`` in ``connect`` and accept."""
+
+    listen_to: list[str] = []
+
+    async def __call__(self, scope, receive, send) -> None:
+        """Channels' consumer loop, with the client's frames read ahead into a bounded inbox."""
+        self.scope = scope
+        self.base_send = send
+        self.channel_layer = None  # see the module doc
+        inbox: asyncio.Queue[dict] = asyncio.Queue()
+        worker: asyncio.Task | None = None
+        try:
+            while True:
+                message = await receive()
+                kind = message["type"]
+                if kind == "websocket.connect":
+                    await self.websocket_connect(message)  # connect(): accept or close
+                    worker = asyncio.ensure_future(self._work(inbox))
+                elif kind == "websocket.receive":
+                    if inbox.qsize() >= settings.WS_MAX_PENDING_FRAMES:
+                        code, reason = TOO_MANY_FRAMES
+                        logger.warning("closing a socket of %s: %s", _client(scope), reason)
+                        await self.close(code=code, reason=reason)
+                        return
+                    inbox.put_nowait(message)
+                elif kind == "websocket.disconnect":
+                    return
+        finally:
+            if worker is not None:
+                worker.cancel()
+            for group in self.listen_to:
+                broadcast.unlisten(group, self)
+
+    async def _work(self, inbox: asyncio.Queue[dict]) -> None:
+        while True:
+            message = await inbox.get()
+            await self.receive(message.get("text"), message.get("bytes"))
+
+    async def accept(self, subprotocol=None, headers=None) -> None:
+        """Listen before the client knows it is connected, so it misses nothing after."""
+        for group in self.listen_to:
+            await broadcast.listen(group, self)
+        await super().accept(subprotocol, headers)
+
+    async def deliver(self, message: dict) -> None:
+        await self.send(text_data=message["text"])
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Listening sockets ignore what clients send (the 2011 stream is one-way)."""
+
+
+def _client(scope) -> str:
+    return str((scope.get("client") or ("?",))[0])
+
+
+class AllPlacesConsumer(Socket):
+    """``ws://HOST/`` and any unrouted path: the events of every place."""
+
+    listen_to = [broadcast.ALL_PLACES_GROUP]
+
+    async def connect(self) -> None:
+        await self.accept()
+
+
+class PlaceConsumer(Socket):
+    """``ws://HOST/ws/places/ID/``: one place's events, and acting for its players."""
+
+    async def connect(self) -> None:
+        self.place_id = int(self.scope["url_route"]["kwargs"]["place_id"])
+        self.listen_to = [broadcast.place_group(self.place_id)]
+        self._held: list[str] | None = None
+        await self.accept()
+
+    async def deliver(self, message: dict) -> None:
+        if self._held is not None:  # an action is being answered: its reply goes first
+            self._held.append(message["text"])
+        else:
+            await self.send(text_data=message["text"])
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        self._held = []
+        try:
+            reply = await self._answer(text_data)
+            await self.send(text_data=compact(reply))
+        finally:
+            while self._held:
+                await self.send(text_data=self._held.pop(0))
+            self._held = None
+
+    async def _answer(self, text_data: str | None) -> dict:
+        try:
+            request = json.loads(text_data or "")
+        except (ValueError, RecursionError):  # not JSON, or nested beyond reading
+            request = None
+        action = request.get("action") if isinstance(request, dict) else None
+        if action not in ACTIONS:
+            return _refusal("unknown", errors.BAD_REQUEST, 'send {"action": "post_cards" | "get_hand", …}')
+        if self.scope.get("cross_site"):
+            return _refusal(action, errors.CROSS_SITE)
+        if not self.scope.get("session_key"):  # answered here: no work for the database thread
+            return _refusal(action, errors.NOT_LOGGED_IN)
+        try:
+            return await db_thread.run(self._act, action, request)
+        except Exception:
+            logger.exception("place %s: answering %s failed", self.place_id, action)
+            return _refusal(action, errors.SERVER_ERROR)
+
+    def _act(self, action: str, request: dict) -> dict:
+        """On the database thread: the session's player, as HTTP finds it, then the action."""
+        try:
+            session = import_module(settings.SESSION_ENGINE).SessionStore(self.scope["session_key"])
+            place_id, user_id = sessions.player_of_stored(session)
+            if place_id != self.place_id:
+                raise errors.Refused(
+                    errors.NOT_LOGGED_IN, f"this session plays in place {place_id}, not here"
+                )
+            if action == "get_hand":
+                return {"reply": "get_hand", "cards": documents.hand(place_id, user_id)}
+            cards = request.get("cards")
+            if cards is None:
+                cards = []
+            if (
+                not isinstance(cards, list)
+                or not all(isinstance(c, str) for c in cards)
+                or len(cards) > len(ALL_IDS)
+            ):
+                raise errors.Refused(errors.INVALID_CARD, "cards must be a list of strings")
+            result = services.post_cards(place_id, user_id, cards)
+        except errors.Refused as e:
+            return errors.socket_reply(action, e)
+        return {"reply": "post_cards", **result.as_dict()}
+
+
+def _refusal(action: str, code: errors.Code, message: str | None = None) -> dict:
+    return errors.socket_reply(action, errors.Refused(code, message))
+
+
+class LiveConsumer(Socket):
+    """``ws://HOST/ws/places/ID/live/``: one place's events for pages, numbered.
+
+    Each frame is ``{"seq":N,"event":{…}}``: a page that sees a number skip
+    (the channel layer drops messages when a listener falls far behind) or
+    reconnects re-reads the state and the event log from there.
+    """
+
+    async def connect(self) -> None:
+        self.listen_to = [broadcast.place_group(int(self.scope["url_route"]["kwargs"]["place_id"]))]
+        await self.accept()
+
+    async def deliver(self, message: dict) -> None:
+        await self.send(text_data=f'{{"seq":{message["seq"]},"event":{message["text"]}}}')

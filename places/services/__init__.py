@@ -1,0 +1,29 @@
+"""The one place where places change (writes; the reads are ``places.reads``).
+
+Every change is one transaction that locks the place's row
+(``places/services/change.py``); events go out only after commit, in order.
+Views, consumers, the admin and the commands call these functions and render
+what they return, or the ``places.errors.Refused`` they raise.
+"""
+
+from places.services.lifecycle import (
+    create_place,
+    next_turn,
+    resume,
+    run_due,
+    schedule_start,
+    start_place,
+)
+from places.services.moves import PostResult, parse_written, post_cards
+
+__all__ = [
+    "PostResult",
+    "create_place",
+    "next_turn",
+    "parse_written",
+    "post_cards",
+    "resume",
+    "run_due",
+    "schedule_start",
+    "start_place",
+]

@@ -1,0 +1,231 @@
+"""The transaction around every change of a place, and the rows its events become.
+
+Every change locks the place's row: the row carries the engine state, the event
+sequence number and the dealer's schedule, so holding it serialises everything
+that can happen to a place (two posts racing for one turn, a post racing its own
+timeout, two dealers). The engine's events become Turn, Rank, Game, Hand and
+PlaceEvent rows in the same transaction, and are sent only after commit, in order.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from places import errors, rows
+from places.engine import events as ev
+from places.engine import place as engine
+from places.engine.cards import sorted_ids
+from places.engine.deal import game_rng
+from places.engine.game import TurnResult
+from places.engine.place import Deal
+from places.engine.plays import Miss
+from places.models import Game, Hand, Place, PlaceEvent, Rank, Turn
+from places.reads.position import Position
+from places.reads.seats import seats_of
+from places.realtime import broadcast, wake
+from places.wire import events as wire
+from places.wire.codec import compact
+from places.wire.records import order_name
+
+#: What a change can touch on the place row (the admin edits the rest).
+CHANGING_FIELDS = [
+    "state",
+    "engine_state",
+    "event_seq",
+    "next_step_at",
+    "turn_deadline",
+    "started_at",
+    "finished_at",
+    "updated_at",
+]
+
+#: Per place, held from the lock to the hand-over of its events (see :func:`changing`).
+_send_locks: defaultdict[int, threading.Lock] = defaultdict(threading.Lock)
+
+
+class Change:
+    """One locked place inside one transaction: steps the engine, records what it says."""
+
+    def __init__(self, place: Place):
+        self.place = place
+        self.now = timezone.now()
+        position = Position.decode(place.engine_state)
+        self.state = position.state
+        self.game_id = position.game_id
+        self.turn_no = position.turn_no
+        self.seats = seats_of(place.id)
+        self.messages: list[dict] = []
+        self.submitted: list[str] = []  # what the acting player wrote
+        self.start_pending = False  # started by another process: the dealer steps first
+
+    # -- engine events -> rows and wire messages
+    def record(
+        self, events: Sequence[ev.Event], deal: Deal | None = None, result: TurnResult | None = None
+    ) -> None:
+        place = self.place
+        for e in events:
+            if isinstance(e, ev.StartTurn):
+                deadline = self.now + timedelta(seconds=place.time_limit)
+                self.turn_no = self.state.game.turn_no
+                rows.insert_many(
+                    Turn,
+                    [
+                        {
+                            "game_id": self.game_id,
+                            "no": self.turn_no,
+                            "player_id": self.seats[e.seat].player_id,
+                            "table": list(e.table),
+                            "revolution": e.revolution,
+                            "opened_at": self.now,
+                            "deadline": deadline,
+                        }
+                    ],
+                )
+                place.turn_deadline = deadline
+                self.messages.append(
+                    wire.start_turn(place.id, self.seats[e.seat].name, e.table, e.revolution)
+                )
+            elif isinstance(e, ev.EndTurn):
+                assert result is not None  # a turn ends only by an action or its timeout
+                timed_out = result.reason == Miss.TIMEOUT
+                rows.update_where(
+                    Turn,
+                    {"game_id": self.game_id, "no": self.turn_no},
+                    cards=list(e.cards),
+                    submitted=self.submitted,
+                    outcome=Turn.Outcome.TIMEOUT if timed_out else result.outcome,
+                    reason=result.reason or "",
+                    reset=e.reset,
+                    settled_at=self.now,
+                )
+                place.turn_deadline = None
+                self.messages.append(
+                    wire.end_turn(place.id, self.seats[e.seat].name, e.cards, e.reset)
+                )
+            elif isinstance(e, ev.EndPlayer):
+                seat = self.seats[e.seat]
+                Rank.objects.create(game_id=self.game_id, player_id=seat.player_id, rank=e.rank)
+                self.messages.append(
+                    wire.end_player(place.id, seat.name, self.game_id, seat.player_id, e.rank)
+                )
+            elif isinstance(e, ev.StartGame):
+                game = Game.objects.create(place=place, no=e.game_no)
+                self.game_id = game.id
+                self.turn_no = None
+                self._record_hands(game, deal)
+                self.messages.append(wire.start_game(game))
+            elif isinstance(e, ev.EndGame):
+                game = Game.objects.get(pk=self.game_id)
+                game.status = Game.FINISHED
+                game.place_info = order_name(e.revolution)
+                game.save(update_fields=["status", "place_info", "updated_at"])
+                self.messages.append(wire.end_game(game))
+            elif isinstance(e, ev.StartPlace):
+                self.messages.append(wire.start_place(place))
+            elif isinstance(e, ev.EndPlace):
+                place.state = Place.State.FINISHED
+                place.finished_at = self.now
+                self.messages.append(wire.end_place(place))
+
+    def _record_hands(self, game: Game, deal: Deal) -> None:
+        given: dict[int, list[int]] = defaultdict(list)
+        received: dict[int, list[int]] = defaultdict(list)
+        for x in deal.exchanges:
+            given[x.giver].extend(x.cards)
+            received[x.receiver].extend(x.cards)
+        Hand.objects.bulk_create(
+            Hand(
+                game=game,
+                player_id=seat.player_id,
+                dealt=sorted_ids(deal.dealt[i]),
+                given=given[i],
+                received=received[i],
+                after_exchange=sorted_ids(deal.hands[i]),
+            )
+            for i, seat in enumerate(self.seats)
+        )
+
+    # -- engine steps
+    def step(self) -> None:
+        seed = self.place.seed or None
+        self.state, events, deal = engine.step(self.state, lambda no: game_rng(seed, no))
+        self.record(events, deal)
+
+    def apply(self, action, seat: int) -> TurnResult:
+        """``action(state, seat)``: an engine function (it refuses a seat out of turn)."""
+        self.state, result, events = action(self.state, seat)
+        self.record(events, result=result)
+        return result
+
+    def run_on(self) -> None:
+        """At pace 0, keep stepping until a player must act or the place is over."""
+        while (
+            self.place.pace == 0 and self.state.phase != engine.OVER and not self.state.needs_action
+        ):
+            self.step()
+
+    def save(self) -> None:
+        """Schedule the dealer, persist the place, log and (after commit) send the events."""
+        place = self.place
+        state = self.state
+        if state.phase == engine.OVER:
+            place.state = Place.State.FINISHED
+            place.next_step_at = None
+            place.turn_deadline = None
+        elif state.needs_action:
+            place.next_step_at = None
+        elif self.start_pending:
+            pass  # the dealer takes the first step at once (next_step_at is now)
+        else:
+            place.turn_deadline = None
+            place.next_step_at = (
+                None if place.pace is None else self.now + timedelta(seconds=place.pace)
+            )
+        place.engine_state = Position(state, self.game_id, self.turn_no).encode()
+        first = place.event_seq + 1
+        texts = [compact(m) for m in self.messages]
+        place.event_seq += len(texts)
+        rows.save(place, CHANGING_FIELDS)
+        rows.insert_many(
+            PlaceEvent,
+            [
+                {"place_id": place.id, "seq": first + i, "operation": m["operation"], "message": t}
+                for i, (m, t) in enumerate(zip(self.messages, texts, strict=True))
+            ],
+        )
+        batch = [(first + i, t) for i, t in enumerate(texts)]
+        scheduled = place.next_step_at is not None
+        place_id = place.id
+
+        def after_commit() -> None:
+            broadcast.send_events(place_id, batch)
+            if scheduled:
+                wake.dealer()
+
+        transaction.on_commit(after_commit)
+
+
+@contextmanager
+def changing(place_id: int) -> Iterator[Change]:
+    """Lock the place, yield a change, save it; the events go out after commit.
+
+    The process-local lock keeps the sends of one place in commit order: the
+    database lock is released at commit, before on-commit hooks run, so without
+    it two threads could send their events in the opposite order.
+    """
+    with _send_locks[place_id], transaction.atomic():
+        try:
+            place = rows.lock(Place, place_id)
+        except Place.DoesNotExist:
+            raise errors.Refused(errors.NOT_FOUND, f"no place {place_id}") from None
+        change = Change(place)
+        with rows.together():  # one round trip for the writes on PostgreSQL
+            yield change
+            change.save()

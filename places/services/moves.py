@@ -1,0 +1,67 @@
+"""What players do: post cards (or pass)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from places import errors
+from places.engine import place as engine
+from places.engine.cards import CardFormatError, parse_card
+from places.engine.game import NoTurnOpen, NotYourTurn
+from places.models import Place
+from places.reads.seats import seat_of
+from places.services.change import changing
+
+
+@dataclass(frozen=True)
+class PostResult:
+    """What the server made of a player's action (the post_cards JSON answer)."""
+
+    result: str  # "play", "pass" or "miss"
+    reason: str | None
+    reset_place: bool
+
+    def as_dict(self) -> dict:
+        return {"result": self.result, "reason": self.reason, "reset_place": self.reset_place}
+
+
+def parse_written(cards: Sequence[str]) -> list[int]:
+    """Parse a post's card strings (blank ones dropped); INVALID_CARD on any unknown form."""
+    tokens = []
+    for text in cards:
+        if text is None or (isinstance(text, str) and not text.strip()):
+            continue
+        try:
+            tokens.append(parse_card(text))
+        except CardFormatError as e:
+            raise errors.Refused(errors.INVALID_CARD, str(e)) from None
+    return tokens
+
+
+def post_cards(place_id: int, user_id: int, cards: Sequence[str]) -> PostResult:
+    """A player's action: cards to play, none for a pass.
+
+    Illegal actions are misses (a result); requests that are not moves raise
+    ``Refused`` and change nothing (the engine decides whose turn it is). A post
+    after the turn's deadline is the timeout it arrived too late to prevent.
+    """
+    tokens = parse_written(cards)
+    seat = seat_of(place_id, user_id).no
+    with changing(place_id) as change:
+        change.submitted = [c.strip() for c in cards if c and c.strip()]
+        if change.place.state != Place.State.RUNNING or change.state is None:
+            raise errors.Refused(errors.NO_TURN_OPEN)
+        deadline = change.place.turn_deadline
+        late = deadline is not None and change.now > deadline
+        try:
+            if late:
+                result = change.apply(engine.time_out, seat)
+            else:
+                result = change.apply(lambda s, seat: engine.act(s, seat, tokens), seat)
+        except NoTurnOpen:
+            raise errors.Refused(errors.NO_TURN_OPEN) from None
+        except NotYourTurn:
+            raise errors.Refused(errors.NOT_YOUR_TURN) from None
+        change.run_on()
+    return PostResult(result.outcome, result.reason, result.reset)

@@ -1,0 +1,5 @@
+"""The protocol's bytes (PROTOCOL.md): the 2011 rows and events, compact JSON, Rails 3 XML.
+
+Pure Python, no Django: what the server writes on the wire is built here once,
+in wire order, and written as text once.
+"""
