@@ -64,14 +64,15 @@ def form(request: HttpRequest) -> QueryDict:
 
 
 def _check_complete(request: HttpRequest) -> None:
-    """A multipart body must end with its closing boundary: a cut one is refused, not read.
+    """A multipart body must end with its closing boundary: one cut short is refused, not read.
 
     Django's parser reads what it can of a body cut short (a truncated upload
-    gives no fields), which would make a cut post a pass.
+    gives no fields), which would make a cut post a pass. A body of the closing
+    boundary alone is an empty form (browsers send it for a form without fields).
     """
-    boundary = request.content_params.get("boundary", "")
+    boundary = request.content_params.get("boundary", "").encode("latin-1", "replace")
     body = _read(lambda: request.body)
-    if not boundary or f"--{boundary}--".encode("latin-1", "replace") not in body:
+    if not boundary or b"--" + boundary + b"--" not in body:
         raise errors.Refused(
             errors.BAD_REQUEST, "unreadable request: the multipart body has no closing boundary"
         )

@@ -21,7 +21,7 @@ from django.http import HttpRequest
 from rest_framework.authentication import BaseAuthentication
 
 from places import errors, sessions
-from places.origins import sent_by_another_site
+from places.origins import foreign_header, sent_by_another_site
 
 
 class Access(Enum):
@@ -32,9 +32,12 @@ class Access(Enum):
     PLAYER = "player"
 
 
-def refuse_cross_site(request: HttpRequest) -> None:
-    """Refuse an unsafe request sent from a page of another site (``CROSS_SITE``, 403)."""
-    header = sent_by_another_site(request)
+def refuse_cross_site(request: HttpRequest, *, even_if_safe: bool = False) -> None:
+    """Refuse an unsafe request sent from a page of another site (``CROSS_SITE``, 403).
+
+    ``even_if_safe``: a safe method too (``GET /logout`` ends a session).
+    """
+    header = foreign_header(request) if even_if_safe else sent_by_another_site(request)
     if header:
         raise errors.Refused(
             errors.CROSS_SITE,

@@ -1,7 +1,8 @@
 """Player API routes (PROTOCOL.md §2, §3), made from the protocol table (``api/protocol.py``)
 and included from the root URLconf at "". The names are ``api:<prefix>_<name>[_<fmt>]``.
 
-The hot routes come first: URLs resolve in order, and a bot asks for them every turn.
+The hot routes come first, ``post_cards`` first of all: URLs resolve in order, and a bot
+asks for them every turn.
 """
 
 from django.urls import path
@@ -23,7 +24,7 @@ urlpatterns = [
         schema.described(route, prefix, fmt).as_view(),
         name=_name(route, prefix, fmt),
     )
-    for route in sorted(protocol.ROUTES, key=lambda r: not r.hot)
+    for route in sorted(protocol.ROUTES, key=lambda r: (not r.hot, r.name != "post_cards"))
     for url, prefix, fmt in route.paths()
 ]
 

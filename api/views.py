@@ -130,13 +130,10 @@ class LoginView(ApiView):
         name = params.field(dj, "name")
         password = params.field(dj, "password")
         place_text = params.field(dj, "place_id")
-        address = dj.META.get("REMOTE_ADDR") or ""
-        throttle.check(address, name)
+        throttle.check(throttle.address_of(dj), name)  # 429 with Retry-After, not a 401
         user, place_id = _authenticate_player(dj, name, password, place_text)
         if user is None:
-            throttle.failed(address, name)
             raise errors.Refused(errors.LOGIN_FAILED)
-        throttle.succeeded(address, name)
         auth_login(dj, user)  # a new session key: no fixation
         dj.session[sessions.PLACE_KEY] = place_id
         kind = self.client(dj)
@@ -211,6 +208,8 @@ class LogoutView(ApiView):
         return self._logout(request._request)
 
     def _logout(self, request: HttpRequest) -> HttpResponse:
+        # GET too (the 2011 bots log out with GET): a link on another site must not end a session
+        refuse_cross_site(request, even_if_safe=True)
         auth_logout(request)
         if self.client(request) == HTML:
             return HttpResponseRedirect(LOGIN_URL)

@@ -1,4 +1,5 @@
-"""Django's database sessions and model backend, each reading its one row by SQL built once.
+"""Django's database sessions and model backend, each reading its one row by SQL built once;
+the backend also holds back logins that must wait (``api/throttle.py``).
 
 A bot's every request reads its session and its user; through the ORM, building
 those two queries costs more than the database then spends on them. The rows
@@ -14,8 +15,10 @@ from __future__ import annotations
 
 from django.contrib.auth import backends, get_user_model
 from django.contrib.sessions.backends import db
+from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
+from api import throttle
 from places import rows
 
 
@@ -33,6 +36,13 @@ class SessionStore(db.SessionStore):
 
 
 class ModelBackend(backends.ModelBackend):
+    def authenticate(self, request, username=None, password=None, **kwargs):
+        """Django's, unless this address must wait before trying this name again."""
+        name = username if username is not None else kwargs.get(get_user_model().USERNAME_FIELD)
+        if throttle.retry_after(throttle.address_of(request), str(name or "")) is not None:
+            raise PermissionDenied  # authenticate() stops at this and reports a failed login
+        return super().authenticate(request, username, password, **kwargs)
+
     def get_user(self, user_id):
         """The user, if they may still authenticate (``backends.ModelBackend``'s query, built once)."""
         model = get_user_model()

@@ -192,10 +192,13 @@ SESSION_COOKIE_SAMESITE = "Lax"
 SESSION_ENGINE = "daihinmin.auth"
 AUTHENTICATION_BACKENDS = ["daihinmin.auth.ModelBackend"]
 
-# Failed logins (api/throttle.py): after LOGIN_FAILURE_LIMIT failures within
-# LOGIN_FAILURE_WINDOW seconds from one address or for one name, logins are
-# answered 429 TOO_MANY_ATTEMPTS until the window ends.
+# Failed logins (api/throttle.py), counted for LOGIN_FAILURE_WINDOW seconds: an address
+# may not try a name it failed LOGIN_FAILURE_LIMIT times; an address that failed
+# LOGIN_ADDRESS_FAILURE_LIMIT times may not log in at all; a name that failed
+# LOGIN_NAME_FAILURE_LIMIT times may not be tried again by the addresses that failed it.
 LOGIN_FAILURE_LIMIT = int(env_str("LOGIN_FAILURE_LIMIT", "5"))
+LOGIN_ADDRESS_FAILURE_LIMIT = int(env_str("LOGIN_ADDRESS_FAILURE_LIMIT", "50"))
+LOGIN_NAME_FAILURE_LIMIT = int(env_str("LOGIN_NAME_FAILURE_LIMIT", "20"))
 LOGIN_FAILURE_WINDOW = float(env_str("LOGIN_FAILURE_WINDOW", "300"))
 
 # --- I18n -------------------------------------------------------------------
@@ -263,8 +266,10 @@ LOGGING = {
 FAST_PATH = env_bool("FAST_PATH", default=True)
 # A body longer than DATA_UPLOAD_MAX_MEMORY_SIZE (Django's 2.5 MB) is refused by its
 # length before it is read (daihinmin/bodies.py).
-# A socket may have this many frames waiting for an answer; one more closes it (1008).
+# A socket may have this many frames waiting for an answer; one more closes it (4008).
 WS_MAX_PENDING_FRAMES = int(env_str("WS_MAX_PENDING_FRAMES", "16"))
+# Frames a socket may send a second (a bot at full speed sends about 150); more close it (4008).
+WS_MAX_FRAMES_PER_SECOND = int(env_str("WS_MAX_FRAMES_PER_SECOND", "1000"))
 # Open sockets per client address and server process; more are refused (403).
 WS_MAX_SOCKETS_PER_ADDRESS = int(env_str("WS_MAX_SOCKETS_PER_ADDRESS", "64"))
 

@@ -11,10 +11,11 @@ neither its session nor its place. A socket opened by a page of another site
 receives events but cannot act or read a hand.
 
 A socket reads its client's frames as they come (the server would otherwise queue
-them without bound while an action is answered) and keeps at most
-``WS_MAX_PENDING_FRAMES`` waiting: a client that sends more before its answers
-come is closed (1008). Whatever a frame holds, it gets an answer; whatever
-happens, a closed socket stops listening.
+them without bound while an action is answered): a socket that answers keeps at
+most ``WS_MAX_PENDING_FRAMES`` waiting, and any socket takes at most
+``WS_MAX_FRAMES_PER_SECOND``; a client that sends more is closed (4008, with the
+reason). Whatever a frame holds, it gets an answer; whatever happens, a closed
+socket stops listening.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from importlib import import_module
 
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -35,15 +37,22 @@ from places.wire.codec import compact
 
 logger = logging.getLogger(__name__)
 
-#: Closing codes (RFC 6455 §7.4.1) and their reasons.
-TOO_MANY_FRAMES = (1008, "too many frames waiting for an answer")
+#: Closing codes and their reasons. RFC 6455 gives applications 4000-4999 (daphne's
+#: autobahn sends no other); 4008 is 1008, "policy violation", for this server's limits.
+TOO_MANY_WAITING = (4008, "too many frames waiting for an answer")
+TOO_FAST = (4008, "too many frames per second")
 ACTIONS = ("post_cards", "get_hand")
 
 
 class Socket(AsyncWebsocketConsumer):
-    """Forwards its groups' events; subclasses set ``listen_to`` in ``connect`` and accept."""
+    """Forwards its groups' events; subclasses set ``listen_to`` in ``connect`` and accept.
+
+    A socket that ``answers`` handles its client's frames one at a time
+    (:meth:`receive`); the others drop them as they come (the 2011 streams are one-way).
+    """
 
     listen_to: list[str] = []
+    answers = False
 
     async def __call__(self, scope, receive, send) -> None:
         """Channels' consumer loop, with the client's frames read ahead into a bounded inbox."""
@@ -52,27 +61,50 @@ class Socket(AsyncWebsocketConsumer):
         self.channel_layer = None  # see the module doc
         inbox: asyncio.Queue[dict] = asyncio.Queue()
         worker: asyncio.Task | None = None
+        rate = FrameRate(settings.WS_MAX_FRAMES_PER_SECOND)
+        closing = False
         try:
             while True:
                 message = await receive()
                 kind = message["type"]
+                if kind == "websocket.disconnect":
+                    return
+                if closing:
+                    continue  # read on until the server lets go: what is not read piles up
                 if kind == "websocket.connect":
                     await self.websocket_connect(message)  # connect(): accept or close
-                    worker = asyncio.ensure_future(self._work(inbox))
+                    if self.answers:
+                        worker = asyncio.ensure_future(self._work(inbox))
                 elif kind == "websocket.receive":
-                    if inbox.qsize() >= settings.WS_MAX_PENDING_FRAMES:
-                        code, reason = TOO_MANY_FRAMES
-                        logger.warning("closing a socket of %s: %s", _client(scope), reason)
-                        await self.close(code=code, reason=reason)
-                        return
-                    inbox.put_nowait(message)
-                elif kind == "websocket.disconnect":
-                    return
+                    why = None if rate.allows() else TOO_FAST
+                    if why is None and self.answers:
+                        if inbox.qsize() < settings.WS_MAX_PENDING_FRAMES:
+                            inbox.put_nowait(message)
+                        else:
+                            why = TOO_MANY_WAITING
+                    if why is not None:
+                        closing = True
+                        await self._stop(why, worker)
         finally:
             if worker is not None:
                 worker.cancel()
-            for group in self.listen_to:
-                broadcast.unlisten(group, self)
+            self._forget()
+
+    async def _stop(self, why: tuple[int, str], worker: asyncio.Task | None) -> None:
+        """Close the socket for a reason: no more events, no more answers."""
+        code, reason = why
+        logger.warning("closing a socket of %s: %s", _client(self.scope), reason)
+        if worker is not None:
+            worker.cancel()
+        self._forget()
+        try:
+            await self.close(code=code, reason=reason)
+        except Exception:  # the server refused the close: it drops the connection itself
+            logger.exception("closing a socket of %s failed", _client(self.scope))
+
+    def _forget(self) -> None:
+        for group in self.listen_to:
+            broadcast.unlisten(group, self)
 
     async def _work(self, inbox: asyncio.Queue[dict]) -> None:
         while True:
@@ -88,8 +120,23 @@ class Socket(AsyncWebsocketConsumer):
     async def deliver(self, message: dict) -> None:
         await self.send(text_data=message["text"])
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Listening sockets ignore what clients send (the 2011 stream is one-way)."""
+
+class FrameRate:
+    """A token bucket: ``per_second`` frames a second, as many at once."""
+
+    def __init__(self, per_second: int):
+        self.rate = float(per_second)
+        self.tokens = self.rate
+        self.at = time.monotonic()
+
+    def allows(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.rate, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
 
 
 def _client(scope) -> str:
@@ -107,6 +154,8 @@ class AllPlacesConsumer(Socket):
 
 class PlaceConsumer(Socket):
     """``ws://HOST/ws/places/ID/``: one place's events, and acting for its players."""
+
+    answers = True
 
     async def connect(self) -> None:
         self.place_id = int(self.scope["url_route"]["kwargs"]["place_id"])
@@ -137,7 +186,9 @@ class PlaceConsumer(Socket):
             request = None
         action = request.get("action") if isinstance(request, dict) else None
         if action not in ACTIONS:
-            return _refusal("unknown", errors.BAD_REQUEST, 'send {"action": "post_cards" | "get_hand", …}')
+            return _refusal(
+                "unknown", errors.BAD_REQUEST, 'send {"action": "post_cards" | "get_hand", …}'
+            )
         if self.scope.get("cross_site"):
             return _refusal(action, errors.CROSS_SITE)
         if not self.scope.get("session_key"):  # answered here: no work for the database thread

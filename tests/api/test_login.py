@@ -189,12 +189,14 @@ def test_a_json_body_is_refused_with_415(client, place):
     error_json("UNSUPPORTED_MEDIA_TYPE", response)
 
 
-# -- slowing down guessing ------------------------------------------------------------------
+# -- slowing down guessing (api/throttle.py) ----------------------------------------------------
 
 
 @pytest.fixture
 def low_limits(settings):
     settings.LOGIN_FAILURE_LIMIT = 3
+    settings.LOGIN_ADDRESS_FAILURE_LIMIT = 4
+    settings.LOGIN_NAME_FAILURE_LIMIT = 3
     settings.LOGIN_FAILURE_WINDOW = 60
     return settings
 
@@ -203,10 +205,16 @@ def fail(client, place, name="alice", addr="10.0.0.1"):
     return client.post("/sessions.json", creds(name, place.id, password="guess"), REMOTE_ADDR=addr)
 
 
-def test_after_the_limit_of_failures_from_one_address_logins_get_429(client, place, low_limits):
-    for i in range(3):
-        assert fail(client, place, name=f"user{i}").status_code == 401
-    response = fail(client, place, name="someone-else")
+def log_in(client, place, name="alice", addr="10.0.0.1"):
+    return client.post("/sessions.json", creds(name, place.id), REMOTE_ADDR=addr)
+
+
+def test_after_the_limit_of_failures_for_a_name_from_an_address_that_pair_gets_429(
+    client, place, low_limits
+):
+    for _ in range(3):
+        assert fail(client, place).status_code == 401
+    response = fail(client, place)
     assert response.status_code == 429
     error_json("TOO_MANY_ATTEMPTS", response)
     assert 1 <= int(response["Retry-After"]) <= 60
@@ -215,30 +223,61 @@ def test_after_the_limit_of_failures_from_one_address_logins_get_429(client, pla
 def test_while_limited_even_the_right_password_is_refused(client, place, low_limits):
     for _ in range(3):
         fail(client, place)
-    response = client.post("/sessions.json", creds(place=place.id), REMOTE_ADDR="10.0.0.1")
+    response = log_in(client, place)
     assert response.status_code == 429
     assert "_auth_user_id" not in client.session
 
 
-def test_failures_for_one_name_are_limited_across_addresses(client, place, low_limits):
+def test_failures_from_one_address_do_not_lock_the_name_out_from_another(
+    client, place, low_limits
+):
+    for _ in range(3):
+        fail(client, place, addr="10.0.0.1")
+    assert fail(client, place, addr="10.0.0.1").status_code == 429
+    assert log_in(client, place, addr="10.0.0.2").status_code == 200
+
+
+def test_a_few_failures_from_an_address_do_not_block_the_other_users_behind_it(
+    client, place, low_limits
+):
+    for i in range(3):
+        assert fail(client, place, name=f"user{i}").status_code == 401
+    assert log_in(client, place, name="bob").status_code == 200
+
+
+def test_many_failures_from_one_address_block_it(client, place, low_limits):
+    for i in range(4):
+        assert fail(client, place, name=f"user{i}").status_code == 401
+    assert fail(client, place, name="someone-else").status_code == 429
+    assert log_in(client, place, name="bob").status_code == 429
+    assert log_in(client, place, name="bob", addr="10.0.0.2").status_code == 200
+
+
+def test_logging_in_to_one_s_own_account_does_not_reset_the_address_count(
+    client, place, low_limits
+):
+    for i in range(3):
+        fail(client, place, name=f"user{i}")
+    assert log_in(client, place, name="bob").status_code == 200  # the guesser's own account
+    assert fail(client, place, name="user3").status_code == 401
+    assert fail(client, place, name="user4").status_code == 429
+
+
+def test_failures_for_a_name_from_many_addresses_hold_back_only_those_addresses(
+    client, place, low_limits
+):
     for i in range(3):
         assert fail(client, place, addr=f"10.0.1.{i}").status_code == 401
-    response = fail(client, place, addr="10.0.2.1")
-    assert response.status_code == 429
-    # another name from a fresh address is not affected
-    assert (
-        client.post("/sessions.json", creds("bob", place.id), REMOTE_ADDR="10.0.3.1").status_code
-        == 200
-    )
+    assert fail(client, place, addr="10.0.1.0").status_code == 429
+    # the real user, from an address that never failed, logs in
+    assert log_in(client, place, addr="10.0.3.1").status_code == 200
 
 
-def test_a_success_clears_the_count(client, place, low_limits):
+def test_a_success_clears_its_own_count(client, place, low_limits):
+    low_limits.LOGIN_ADDRESS_FAILURE_LIMIT = low_limits.LOGIN_NAME_FAILURE_LIMIT = 10
     for _ in range(2):
         fail(client, place)
-    assert (
-        client.post("/sessions.json", creds(place=place.id), REMOTE_ADDR="10.0.0.1").status_code
-        == 200
-    )
+    assert log_in(client, place).status_code == 200
     for _ in range(2):
         assert fail(client, place).status_code == 401
 
@@ -251,10 +290,7 @@ def test_the_limit_ends_with_its_window(client, place, low_limits):
     assert limited.status_code == 429
     assert limited["Retry-After"] == "1"
     time.sleep(1.1)
-    assert (
-        client.post("/sessions.json", creds(place=place.id), REMOTE_ADDR="10.0.0.1").status_code
-        == 200
-    )
+    assert log_in(client, place).status_code == 200
 
 
 def test_a_form_client_that_is_limited_gets_the_login_page_with_429(client, place, low_limits):
@@ -266,8 +302,28 @@ def test_a_form_client_that_is_limited_gets_the_login_page_with_429(client, plac
     assert "too many failed logins" in body(response)
 
 
+def test_the_admin_login_is_limited_too(client, place, low_limits):
+    get_user_model().objects.create_user("boss", password="boss-pw", is_staff=True)
+
+    def admin_login(password, addr):
+        client.post(
+            "/admin/login/",
+            {"username": "boss", "password": password, "next": "/admin/"},
+            REMOTE_ADDR=addr,
+        )
+        return "_auth_user_id" in client.session
+
+    for _ in range(3):
+        assert not admin_login("guess", "10.0.0.1")
+    assert not admin_login("boss-pw", "10.0.0.1")  # held back, even with the right password
+    assert fail(client, place, name="boss").status_code == 429  # one count for every login
+    assert admin_login("boss-pw", "10.0.0.2")
+
+
 def test_limits_default_to_five_failures_in_five_minutes(settings):
     assert settings.LOGIN_FAILURE_LIMIT == 5
+    assert settings.LOGIN_ADDRESS_FAILURE_LIMIT == 50
+    assert settings.LOGIN_NAME_FAILURE_LIMIT == 20
     assert settings.LOGIN_FAILURE_WINDOW == 300
 
 
