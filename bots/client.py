@@ -23,6 +23,7 @@ import contextlib
 import itertools
 import json
 import logging
+from collections import deque
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -71,7 +72,10 @@ class Bot:
         self.view = TableView(place_id=self.place_id, me=name)
         self.http: aiohttp.ClientSession | None = None
         self._socket = None
-        self._replies: asyncio.Queue[dict] = asyncio.Queue()
+        #: The socket's actions waiting for their replies, in the order they were sent (the
+        #: server answers a socket's frames in order). Replies carry no request id: a
+        #: dropped socket's actions fail rather than take the next socket's replies.
+        self._waiting: deque[tuple[str, asyncio.Future]] = deque()
         self._acting: asyncio.Task | None = None
         self._done = asyncio.Event()
         self.turns_played = 0
@@ -107,11 +111,40 @@ class Bot:
         return await self._request("POST", "/operations/post_cards.json", data)
 
     async def _ask(self, request: dict) -> dict:
-        await self._socket.send_str(json.dumps(request))
-        reply = await asyncio.wait_for(self._replies.get(), timeout=30)
+        socket = self._socket
+        if socket is None or socket.closed:
+            raise ConnectionError("no socket to ask on")
+        future = asyncio.get_running_loop().create_future()
+        self._waiting.append((request["action"], future))
+        await socket.send_str(json.dumps(request))
+        try:
+            reply = await asyncio.wait_for(asyncio.shield(future), timeout=30)
+        except TimeoutError:
+            await socket.close()  # out of step with the server: start again on a new socket
+            raise
         if "error" in reply:
             raise ProtocolError(reply["error"]["code"], reply["error"]["message"])
         return reply
+
+    def _on_reply(self, reply: dict) -> None:
+        """The reply to the oldest action waiting (a reply nobody waits for is dropped)."""
+        if not self._waiting:
+            return
+        action, future = self._waiting[0]
+        if reply.get("reply") not in (action, "unknown"):
+            logger.warning("%s: a %s reply while %s waits", self.name, reply.get("reply"), action)
+            return
+        self._waiting.popleft()
+        if not future.done():
+            future.set_result(reply)
+
+    def _socket_lost(self) -> None:
+        """The socket is gone: its actions wait for replies that will never come."""
+        self._socket = None
+        while self._waiting:
+            _action, future = self._waiting.popleft()
+            if not future.done():
+                future.set_exception(ConnectionError("the socket closed before the reply"))
 
     # -- playing -------------------------------------------------------------
 
@@ -190,15 +223,17 @@ class Bot:
                             except ValueError:
                                 continue  # 2011 servers sent empty frames now and then
                             if "reply" in message:
-                                self._replies.put_nowait(message)
+                                self._on_reply(message)
                             else:
                                 self.on_event(message)
                             if self._done.is_set():
                                 break
+                    self._socket_lost()
                     if self._done.is_set():
                         break
                     logger.info("%s: the server closed the socket; reconnecting", self.name)
                 except (OSError, aiohttp.ClientError, TimeoutError) as e:
+                    self._socket_lost()
                     if self._done.is_set():
                         break
                     logger.info("%s: connection lost (%s); reconnecting", self.name, e)

@@ -37,15 +37,23 @@ class TableView:
             self.game_no = event["game"]["no"]
         elif op == "start_turn":
             self.revolution = event["place_info"] == "Revolution"
-            if not event["place_cards"]:
+            on_table = mask_of(card_ids(event["place_cards"]))
+            if not on_table:
                 self.table = None
+            elif self.table is None or self.table.mask != on_table:
+                # joined mid-trick, or missed an event: the table is what the event says
+                self.table = self._read(on_table)
         elif op == "end_turn":
             cards = mask_of(card_ids(event["turn_cards"]))
             self.played |= cards
             if event["reset_place"]:
                 self.table = None
             elif cards:
-                readings = read_play(cards, self.revolution)
-                if self.table is not None:
-                    readings = tuple(p for p in readings if p.kind == self.table.kind) or readings
-                self.table = readings[0] if readings else None
+                self.table = self._read(cards)
+
+    def _read(self, cards: int) -> Play | None:
+        """The play these cards make on this table (following, the table's kind comes first)."""
+        readings = read_play(cards, self.revolution)
+        if self.table is not None:
+            readings = tuple(p for p in readings if p.kind == self.table.kind) or readings
+        return readings[0] if readings else None

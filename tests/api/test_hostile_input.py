@@ -147,3 +147,27 @@ def test_hostile_queries_to_documents_are_harmless(alice):
     query = urlencode({f"x{i}": "1" for i in range(2000)})
     assert alice.get(f"/get_hand.json?{query}").status_code in (200, 400)
     assert alice.get("/get_hand.json", QUERY_STRING="a=\xff%FF").status_code == 200
+
+
+def test_a_multipart_body_cut_short_is_400_and_not_a_pass(alice, place, before):
+    """``printf -- '--XX\r\nfoo'`` as a multipart body, on Alice's lead: not a pass (a miss)."""
+    response = alice.post(
+        "/post_cards.json", b"--XX\r\nfoo", content_type="multipart/form-data; boundary=XX"
+    )
+    assert_refused(response, 400, "BAD_REQUEST", place, before)
+
+
+def test_an_empty_multipart_form_is_an_empty_form(bob, place, before):
+    """The closing boundary alone: what a browser sends for a form without fields."""
+    response = bob.post(
+        "/post_cards.json", b"--XX--\r\n", content_type="multipart/form-data; boundary=XX"
+    )
+    assert_refused(response, 409, "NOT_YOUR_TURN", place, before)  # read, and refused as a pass
+
+
+@pytest.mark.parametrize("path", ["/post_cards.json", "/post_cards.xml"])
+def test_a_form_in_another_charset_is_the_api_s_400(alice, place, before, path):
+    response = alice.post(path, b"card_0=", content_type=FORM + "; charset=utf-16")
+    assert response.status_code == 400
+    assert b"BAD_REQUEST" in response.content and b"<!doctype" not in response.content.lower()
+    assert snapshot(place.id) == before

@@ -27,3 +27,19 @@ def test_a_data_client_gets_204(alice, path):
 def test_logging_out_when_not_logged_in_is_harmless(client):
     assert client.get("/logout").status_code == 302
     assert client.get("/logout", headers={"Accept": "application/json"}).status_code == 204
+
+
+@pytest.mark.parametrize(
+    "header", [{"Origin": "http://evil.example"}, {"Referer": "http://evil.example/page"}]
+)
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_a_logout_sent_by_a_page_of_another_site_is_refused(alice, method, header):
+    response = getattr(alice, method)("/logout", headers=header)
+    assert response.status_code == 403
+    assert alice.get("/get_hand.json").status_code == 200  # still logged in
+
+
+def test_a_logout_from_a_page_of_this_site_works(alice):
+    response = alice.get("/logout", headers={"Referer": "http://testserver/operations"})
+    assert response.status_code == 302
+    assert alice.get("/get_hand.json").status_code == 401
