@@ -16,7 +16,7 @@ help:
 	@echo "make serve   serve without bots (start places from the admin or manage.py)"
 	@echo "make test    ruff check, then pytest (extra args: PYTEST_ARGS='-k health')"
 	@echo "make lint    ruff check"
-	@echo "make bench   run bench/engine.py if present"
+	@echo "make bench   the benchmarks that print figures (engine, turn, place; see docs/benchmarks.md)"
 	@echo "make clean   remove .venv and db.sqlite3"
 
 $(STAMP): requirements.txt
@@ -45,11 +45,9 @@ test: $(STAMP)
 	DEBUG=1 $(PY) -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)
-	@if [ -f bench/engine.py ]; then \
-		$(PY) bench/engine.py; \
-	else \
-		echo "bench/engine.py not present yet; nothing to run"; \
-	fi
+	$(PY) bench/engine.py
+	$(PY) bench/turn.py
+	$(PY) bench/place.py --db sqlite
 
 clean:
 	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm db.sqlite3-journal

@@ -17,8 +17,6 @@ from places import errors
 FORM = "application/x-www-form-urlencoded"
 MULTIPART = "multipart/form-data"
 FORM_TYPES = (FORM, MULTIPART)
-#: A play has at most 54 cards: more card parameters than that cannot be a move.
-MAX_CARDS = 54
 CARD_PARAMETER = "card_"
 
 
@@ -101,8 +99,4 @@ def cards(request: HttpRequest) -> list[str]:
     uploads = _read(lambda: request.FILES) if request.content_type == MULTIPART else {}
     if any(CARD_PARAMETER in name for name in uploads):
         raise errors.Refused(errors.INVALID_CARD, "a card is a text field, not a file")
-    if len(values) > MAX_CARDS:
-        raise errors.Refused(
-            errors.INVALID_CARD, f"{len(values)} cards: a play has at most {MAX_CARDS}"
-        )
     return values

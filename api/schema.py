@@ -22,10 +22,10 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 
 from api.formats import JSON, XML
-from api.params import MAX_CARDS
 from api.security import Access
 from api.views import FORM_CARD_FIELDS
 from places import errors
+from places.services import MAX_CARDS
 from places.wire import records
 
 #: A written card, or blank (ignored); white space around it and the case of "joker" are forgiven.

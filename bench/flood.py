@@ -1,13 +1,13 @@
-"""A frame flood against a real server: its memory, and a player's answers meanwhile.
+"""A flood against a real server: its memory, and a player's answers meanwhile.
 
-One anonymous client sends ``{"action":"get_hand"}`` to ``ws://HOST/`` (or to a place's
-socket with ``--target place``) as fast as it can, over several sockets in turn,
-reconnecting when the server closes one. Meanwhile a logged-in player asks for
+``--target all`` (or ``place``): one anonymous client sends ``{"action":"get_hand"}``
+to ``ws://HOST/`` (or to a place's socket) as fast as it can, reconnecting when the
+server closes its socket. ``--target bodies``: eight clients post 50 MB bodies to
+``post_cards.json`` at once, again and again. Meanwhile a logged-in player asks for
 its hand over its own socket every 50 ms. Prints the server's resident memory
-before, its peak, frames sent, sockets closed by the server, and the player's
-p50/p99 answer time.
+before, at its peak and after, what was sent, and the player's p50/p99 answer time.
 
-    python bench/flood.py [--seconds 60] [--target all|place]
+    python bench/flood.py [--seconds 60] [--target all|place|bodies]
 
 Not a test: figures (SQLite, production settings).
 """
@@ -57,6 +57,26 @@ async def flood(url: str, stop: float, counts: dict) -> None:
             await asyncio.sleep(0.05)
 
 
+async def big_posts(base: str, cookie: str, stop: float, counts: dict) -> None:
+    body = b"card_0=" + b"2" * (50 * 1024 * 1024)
+
+    async def one_client() -> None:
+        async with httpx.AsyncClient(base_url=base, timeout=120) as client:
+            while time.monotonic() < stop:
+                response = await client.post(
+                    "/post_cards.json",
+                    content=body,
+                    headers={
+                        "Cookie": f"sessionid={cookie}",
+                        "Content-Type": "application/x-www-form-urlencoded",
+                    },
+                )
+                counts["sent"] += 1
+                counts["closed"] += response.status_code == 413
+
+    await asyncio.gather(*(one_client() for _ in range(8)))
+
+
 async def player(url: str, cookie: str, stop: float, times: list[float]) -> None:
     async with websockets.connect(url, additional_headers={"Cookie": f"sessionid={cookie}"}) as s:
         while time.monotonic() < stop:
@@ -79,7 +99,7 @@ async def watch_memory(pid: int, stop: float, peak: list[float]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--target", choices=["all", "place"], default="all")
+    parser.add_argument("--target", choices=["all", "place", "bodies"], default="all")
     args = parser.parse_args()
     server = Server(Path(tempfile.mkdtemp(prefix="bench-flood-")), DEBUG="0", SECRET_KEY="flood")
     server.start()
@@ -87,9 +107,7 @@ def main() -> None:
         for name in NAMES:
             server.manage("create_user", name, "--password", "pw")
         players = [a for n in NAMES for a in ("--player", n)]
-        place_id = int(
-            server.manage("create_place", "flood", *players, "--pace", "manual").stdout
-        )
+        place_id = int(server.manage("create_place", "flood", *players, "--pace", "manual").stdout)
         server.manage("start_place", str(place_id))
         login = httpx.post(
             server.url + "/login.json",
@@ -105,8 +123,13 @@ def main() -> None:
             counts = {"sent": 0, "closed": 0}
             times: list[float] = []
             peak = [0.0]
+            attack = (
+                big_posts(server.url, cookie, stop, counts)
+                if args.target == "bodies"
+                else flood(target, stop, counts)
+            )
             await asyncio.gather(
-                flood(target, stop, counts),
+                attack,
                 player(place_url, cookie, stop, times),
                 watch_memory(pid, stop, peak),
             )
@@ -117,12 +140,17 @@ def main() -> None:
         time.sleep(3)
         after = rss_mb(pid)
         times.sort()
-        print(f"flood of {args.target!r} for {args.seconds:.0f} s (one client)")
+        clients = "eight clients" if args.target == "bodies" else "one client"
+        print(f"flood of {args.target!r} for {args.seconds:.0f} s ({clients})")
         print(
-            f"  server memory: {before:.0f} MB before, peak {peak:.0f} MB, "
-            f"{after:.0f} MB 3 s after"
+            f"  server memory: {before:.0f} MB before, peak {peak:.0f} MB, {after:.0f} MB 3 s after"
         )
-        print(f"  frames sent: {counts['sent']}, sockets closed by the server: {counts['closed']}")
+        if args.target == "bodies":
+            print(f"  50 MB posts: {counts['sent']}, answered 413: {counts['closed']}")
+        else:
+            print(
+                f"  frames sent: {counts['sent']}, sockets closed by the server: {counts['closed']}"
+            )
         print(
             f"  a player's get_hand meanwhile: {len(times)} answers, "
             f"p50 {statistics.median(times):.1f} ms, p99 {times[int(len(times) * 0.99)]:.1f} ms"

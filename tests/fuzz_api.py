@@ -2,11 +2,13 @@
 
     .venv/bin/python tests/fuzz_api.py     # FUZZ_MAX_EXAMPLES=100, FUZZ_KEEP=1 keeps the logs
 
-It serves the project with daphne on a free port (DEBUG=1, the dealer on, a
-temporary SQLite file), creates five users and a running place whose turns
-time out quickly (so the place keeps moving while the fuzzer posts), logs the
-first player in, and runs ``schemathesis run`` on ``/api/schema/`` with that
-session cookie and the ``not_a_server_error`` check: any 5xx fails the run.
+It serves the project with daphne on a free port (production settings: DEBUG off,
+a secret key, ALLOWED_HOSTS=127.0.0.1; the dealer on, a temporary SQLite file),
+creates five users and a running place whose turns time out quickly (so the place
+keeps moving while the fuzzer posts), logs the first player in, and runs
+``schemathesis run`` on ``/api/schema/`` with that session cookie. The checks:
+no server error, and every answer as the schema the server publishes says it is
+(status, content type, headers, the body against the response schema, Allow).
 The logout paths are fuzzed last, on their own, so that they do not end the
 session in the middle. The server is stopped and the files removed at exit.
 Exits non-zero when schemathesis finds a failure or the run exceeds its time.
@@ -32,8 +34,12 @@ ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 SCHEMATHESIS = str(Path(PYTHON).parent / "schemathesis")
 MAX_EXAMPLES = int(os.environ.get("FUZZ_MAX_EXAMPLES", "100"))
-#: ``FUZZ_CHECKS=all`` also checks the responses against the description (not in CI).
-CHECKS = os.environ.get("FUZZ_CHECKS", "not_a_server_error")
+#: The answers must be what the published schema says (``FUZZ_CHECKS`` to choose others).
+CHECKS = os.environ.get(
+    "FUZZ_CHECKS",
+    "not_a_server_error,status_code_conformance,content_type_conformance,"
+    "response_headers_conformance,response_schema_conformance,allow_header_conformance",
+)
 RUN_TIMEOUT = float(os.environ.get("FUZZ_TIMEOUT", "240"))  # seconds, for both schemathesis runs
 NAMES = ["fuzz1", "fuzz2", "fuzz3", "fuzz4", "fuzz5"]
 
@@ -122,13 +128,17 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="daihinmin-fuzz-"))
     env = {
         **os.environ,
-        "DEBUG": "1",
+        "DEBUG": "0",
+        "SECRET_KEY": "fuzz-only-secret",
+        "ALLOWED_HOSTS": "127.0.0.1",
         "DEALER_AUTOSTART": "1",
         "DATABASE_URL": f"sqlite:///{work}/db.sqlite3",  # an absolute path: sqlite:////tmp/…
         "PYTHONUNBUFFERED": "1",
         # failed logins get 429 after a few; let the fuzzer reach the login logic for a while
         # (each failure costs a password hash, ~0.3 s: a limit keeps the run short)
         "LOGIN_FAILURE_LIMIT": "100",
+        "LOGIN_ADDRESS_FAILURE_LIMIT": "100",
+        "LOGIN_NAME_FAILURE_LIMIT": "100",
     }
     env.pop("REDIS_URL", None)
     server: subprocess.Popen | None = None

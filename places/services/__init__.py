@@ -14,13 +14,13 @@ from places.services.lifecycle import (
     schedule_start,
     start_place,
 )
-from places.services.moves import PostResult, parse_written, post_cards
+from places.services.moves import MAX_CARDS, PostResult, post_cards
 
 __all__ = [
+    "MAX_CARDS",
     "PostResult",
     "create_place",
     "next_turn",
-    "parse_written",
     "post_cards",
     "resume",
     "run_due",

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from places import errors
 from places.engine import place as engine
-from places.engine.cards import CardFormatError, parse_card
+from places.engine.cards import ALL_IDS, CardFormatError, parse_card
 from places.engine.game import NoTurnOpen, NotYourTurn
 from places.models import Place
 from places.reads.seats import seat_of
@@ -26,12 +26,20 @@ class PostResult:
         return {"result": self.result, "reason": self.reason, "reset_place": self.reset_place}
 
 
+#: A play has at most 54 cards: more cards than that cannot be a move.
+MAX_CARDS = len(ALL_IDS)
+
+
 def parse_written(cards: Sequence[str]) -> list[int]:
-    """Parse a post's card strings (blank ones dropped); INVALID_CARD on any unknown form."""
+    """Parse a post's card strings (blank ones dropped); INVALID_CARD on any unknown form,
+    or on more cards than a deck holds."""
+    written = [c for c in cards if c is not None and not (isinstance(c, str) and not c.strip())]
+    if len(written) > MAX_CARDS:
+        raise errors.Refused(
+            errors.INVALID_CARD, f"{len(written)} cards: a play has at most {MAX_CARDS}"
+        )
     tokens = []
-    for text in cards:
-        if text is None or (isinstance(text, str) and not text.strip()):
-            continue
+    for text in written:
         try:
             tokens.append(parse_card(text))
         except CardFormatError as e:
