@@ -21,7 +21,6 @@ from channels.db import database_sync_to_async as sync_to_async
 from channels.testing import HttpCommunicator
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
-from django.db import connections
 from django.test import Client
 from django.utils import timezone
 
@@ -34,7 +33,10 @@ from tests.api.helpers import FORM, login, session_cookie, snapshot
 from tests.api.test_post_cards import a_card_not_held, a_safe_single
 from tests.places.drive import play_out
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("close_thread_connections"),
+]
 
 HOST = b"127.0.0.1"
 
@@ -65,14 +67,6 @@ class CountingDjango:
 
     def __getattr__(self, name):
         return getattr(django_asgi_app, name)
-
-
-@pytest.fixture(autouse=True)
-async def _connections_back_to_the_pool():
-    """Close what the test's helper thread holds (a pooled PostgreSQL connection kept the
-    test database from being dropped)."""
-    yield
-    await sync_to_async(connections.close_all)()
 
 
 @pytest.fixture

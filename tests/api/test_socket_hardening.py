@@ -21,7 +21,10 @@ from places.reads import documents
 from places.realtime import broadcast
 from tests.api.helpers import login, session_cookie, snapshot
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("close_thread_connections"),
+]
 
 
 def socket(path: str, cookie: str | None = None, host: bytes = b"testserver", **extra):

@@ -19,7 +19,10 @@ from places.reads import documents
 from tests.api.helpers import session_cookie, snapshot
 from tests.api.test_post_cards import a_safe_single, user_id
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("close_thread_connections"),
+]
 
 
 def socket(place_id: int, client=None, origin: str | None = None) -> WebsocketCommunicator:

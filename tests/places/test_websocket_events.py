@@ -16,7 +16,10 @@ from places.models import PlaceEvent
 from places.reads import seats
 from tests.places.conftest import NAMES
 
-pytestmark = [pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("close_thread_connections"),
+]
 
 
 @sync_to_async
