@@ -80,6 +80,7 @@ class PlaceInfoSerializer(serializers.Serializer):
     game_no = serializers.IntegerField(help_text="the game being played (0 before the first)")
     turn_player = serializers.CharField(allow_null=True, help_text="whose turn is open, if any")
     place_info = serializers.ChoiceField(choices=records.ORDERS, help_text="the order")
+    place_cards = CardSerializer(many=True, help_text="the cards on the table, weakest first")
     state = serializers.ChoiceField(choices=["waiting", "running", "finished"])
 
 

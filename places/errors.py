@@ -6,7 +6,7 @@ A request that is not a move, or that may not be made, changes nothing and raise
 view, the socket, a body that cannot be read). Each transport only picks the form:
 the player API writes :func:`json_body` or :func:`xml_body` (or a page), the socket
 :func:`socket_reply`, the staff endpoints and pages JSON, the commands the message.
-PROTOCOL.md §3 lists the player API's codes; ``docs/protocol.md`` lists them all.
+``docs/protocol.md`` lists them all, with the transports that answer each.
 
 Misses are not errors: an illegal action is a move, answered 200 with a reason
 (``places.engine.plays.Miss``).

@@ -13,8 +13,8 @@ receives events but cannot act or read a hand.
 A socket reads its client's frames as they come (the server would otherwise queue
 them without bound while an action is answered): a socket that answers keeps at
 most ``WS_MAX_PENDING_FRAMES`` waiting, and any socket takes at most
-``WS_MAX_FRAMES_PER_SECOND``; a client that sends more is closed (4008, with the
-reason). Whatever a frame holds, it gets an answer; whatever happens, a closed
+``WS_MAX_FRAMES_PER_SECOND``; a client that sends more is closed with 4008 (daphne
+sends no reason: the server logs it). Whatever a frame holds, it gets an answer; whatever happens, a closed
 socket stops listening.
 """
 
