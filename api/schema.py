@@ -196,12 +196,16 @@ _RETRY_AFTER = OpenApiParameter(
 )
 
 
-def _errors(fmt: str | None, statuses: dict[int, str]) -> dict:
+Why = tuple[errors.Code, str]  # a code of the registry, and when a path answers it
+
+
+def _errors(fmt: str | None, statuses: dict[int, list[Why]]) -> dict:
     """Error responses: the JSON or XML error body; without a suffix also the short page."""
     out: dict = {}
-    for status, description in statuses.items():
-        code = errors.REGISTRY[description.split(":")[0]]
-        example = errors.xml_body(errors.Refused(code, "…")).decode()
+    for status, whys in statuses.items():
+        assert all(code.status == status for code, _ in whys), whys
+        description = "; ".join(f"{code}: {when}" for code, when in whys)
+        example = errors.xml_body(errors.Refused(whys[0][0], "…")).decode()
         if fmt == XML:
             out[(status, XML_TYPE)] = _xml(example, description)
         else:
@@ -218,12 +222,18 @@ def _document(fmt: str | None, serializer, xml_example: str, description: str) -
     return {(200, JSON_TYPE): OpenApiResponse(serializer, description)}
 
 
-_BODY_ERRORS = {
-    400: "BAD_REQUEST: a request Django cannot read (too many fields, a broken body)",
-    403: "CROSS_SITE: the Origin or Referer header names another site",
-    413: "REQUEST_TOO_LARGE: the body is too large",
-    415: "UNSUPPORTED_MEDIA_TYPE: a body that is not a form (send a form or a query string)",
+_BODY_ERRORS: dict[int, list[Why]] = {
+    400: [(errors.BAD_REQUEST, "a request Django cannot read (too many fields, a broken body)")],
+    403: [(errors.CROSS_SITE, "the Origin or Referer header names another site")],
+    413: [(errors.REQUEST_TOO_LARGE, "the body is too large")],
+    415: [
+        (
+            errors.UNSUPPORTED_MEDIA_TYPE,
+            "a body that is not a form (send a form or a query string)",
+        )
+    ],
 }
+_NOT_LOGGED_IN: dict[int, list[Why]] = {401: [(errors.NOT_LOGGED_IN, "no valid session")]}
 
 
 def _suffix(fmt: str | None) -> str:
@@ -275,7 +285,7 @@ def document_spec(name: str, prefix: str, fmt: str | None) -> dict:
             request=None,
             responses={
                 **_document(fmt, serializer, example, description),
-                **_errors(fmt or JSON, {401: "NOT_LOGGED_IN: no valid session"}),
+                **_errors(fmt or JSON, _NOT_LOGGED_IN),
             },
         )
     }
@@ -320,12 +330,19 @@ def post_cards_spec(prefix: str, fmt: str | None) -> dict:
                     fmt,
                     {
                         **_BODY_ERRORS,
-                        400: "INVALID_CARD: a card string in no known form, or too many cards; "
-                        "BAD_REQUEST: an unreadable body",
-                        401: "NOT_LOGGED_IN: no valid session",
-                        405: "METHOD_NOT_ALLOWED",
-                        409: "NO_TURN_OPEN: no game running or the turn is being settled; "
-                        "NOT_YOUR_TURN: another player's turn, or this player already acted",
+                        **_NOT_LOGGED_IN,
+                        400: [
+                            (errors.INVALID_CARD, "a card string in no known form, or too many"),
+                            (errors.BAD_REQUEST, "an unreadable body"),
+                        ],
+                        405: [(errors.METHOD_NOT_ALLOWED, "only POST")],
+                        409: [
+                            (errors.NO_TURN_OPEN, "no game running or the turn is being settled"),
+                            (
+                                errors.NOT_YOUR_TURN,
+                                "another player's turn, or this player already acted",
+                            ),
+                        ],
                     },
                 ),
             },
@@ -370,8 +387,8 @@ def login_spec(path: str, fmt: str | None, with_form: bool) -> dict:
                     fmt,
                     {
                         **_BODY_ERRORS,
-                        401: "LOGIN_FAILED: wrong name, password or place",
-                        429: "TOO_MANY_ATTEMPTS: wait Retry-After seconds",
+                        401: [(errors.LOGIN_FAILED, "wrong name, password or place")],
+                        429: [(errors.TOO_MANY_ATTEMPTS, "wait Retry-After seconds")],
                     },
                 ),
             },
@@ -444,7 +461,7 @@ def legal_plays_spec() -> dict:
             request=None,
             responses={
                 (200, JSON_TYPE): OpenApiResponse(LegalPlaysSerializer, "the legal plays"),
-                **_errors(JSON, {401: "NOT_LOGGED_IN: no valid session"}),
+                **_errors(JSON, _NOT_LOGGED_IN),
             },
         )
     }

@@ -100,7 +100,9 @@ class ApiView(APIView):
     def handle_exception(self, exc: Exception) -> HttpResponse:
         if isinstance(exc, exceptions.MethodNotAllowed):
             allowed = ", ".join(m for m in self.allowed_methods if m != "OPTIONS")
-            exc = errors.Refused(errors.METHOD_NOT_ALLOWED, f"use {allowed}", headers={"Allow": allowed})
+            exc = errors.Refused(
+                errors.METHOD_NOT_ALLOWED, f"use {allowed}", headers={"Allow": allowed}
+            )
         if not isinstance(exc, errors.Refused):
             return super().handle_exception(exc)
         response = self.failure(self.request._request, exc)

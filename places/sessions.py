@@ -3,19 +3,29 @@
 A bot logs in as a player of one place (``POST /login`` with ``place_id``); the
 session then names the user and that place, and nothing a request or a frame
 carries can name another player or place. The user comes from Django's own
-authentication (the session, its auth hash, the backend), read afresh for each
-HTTP request and each socket action, so that logging out, logging in again
-elsewhere or changing the password is seen at once.
+authentication (the session, its auth hash, the backend), for each HTTP request and
+each socket action, so that logging out, logging in again elsewhere, a password
+changed or a user deactivated is seen at once.
+
+A socket acts many times a second on one session: :class:`SocketSession` keeps what
+Django's check last saw when it said yes, reads those inputs again at each action
+(one query) and runs Django's check again whenever any of them changed.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from importlib import import_module
 from types import SimpleNamespace
 
-from django.contrib.auth import get_user
+from django.conf import settings
+from django.contrib.auth import get_user, get_user_model
 from django.contrib.sessions.backends.base import SessionBase
+from django.contrib.sessions.models import Session
+from django.db import connection
+from django.utils import timezone
 
-from places import errors
+from places import errors, rows
 from places.reads.seats import seat_of
 
 #: The session key holding the place the user logged in to.
@@ -31,6 +41,55 @@ def player_of(session: SessionBase, user) -> tuple[int, int]:
     return place_id, user.pk
 
 
-def player_of_stored(session: SessionBase) -> tuple[int, int]:
-    """:func:`player_of` for a session read afresh from its store (a socket's, at each action)."""
-    return player_of(session, get_user(SimpleNamespace(session=session)))
+@dataclass(frozen=True)
+class _Verified:
+    """The inputs of Django's check when it last said yes, and its answer."""
+
+    session_data: str
+    password: str
+    player: tuple[int, int]
+
+
+class SocketSession:
+    """A socket's session, checked at every action with the same answer as Django's check.
+
+    Django's answer depends on the session row (its data and its expiry) and on the
+    user's row (that it exists, is active and keeps the password the session's auth
+    hash was made from). While none of them changed, the answer is the same: one
+    query reads them, and only a change runs the check again.
+    """
+
+    def __init__(self, session_key: str):
+        self.session_key = session_key
+        self._verified: _Verified | None = None
+
+    def player(self) -> tuple[int, int]:
+        """``(place_id, user_id)``, or ``NOT_LOGGED_IN`` (on the database thread)."""
+        known = self._verified
+        if known is not None and self._unchanged(known):
+            return known.player
+        self._verified = None
+        store = import_module(settings.SESSION_ENGINE).SessionStore(self.session_key)
+        user = get_user(SimpleNamespace(session=store))
+        player = player_of(store, user)
+        row = rows.read(Session, self.session_key)
+        self._verified = _Verified(row.session_data, user.password, player)
+        return player
+
+    def _unchanged(self, known: _Verified) -> bool:
+        users = get_user_model()
+        q = connection.ops.quote_name
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT s.{q('session_data')}, u.{q('password')} "
+                f"FROM {q(Session._meta.db_table)} s, {q(users._meta.db_table)} u "
+                f"WHERE s.{q('session_key')} = %s AND s.{q('expire_date')} > %s "
+                f"AND u.{q(users._meta.pk.column)} = %s AND u.{q('is_active')}",
+                [
+                    self.session_key,
+                    connection.ops.adapt_datetimefield_value(timezone.now()),
+                    known.player[1],
+                ],
+            )
+            found = cursor.fetchone()
+        return found is not None and tuple(found) == (known.session_data, known.password)

@@ -24,7 +24,6 @@ import asyncio
 import json
 import logging
 import time
-from importlib import import_module
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -160,6 +159,7 @@ class PlaceConsumer(Socket):
         self.place_id = int(self.scope["url_route"]["kwargs"]["place_id"])
         self.listen_to = [broadcast.place_group(self.place_id)]
         self._held: list[str] | None = None
+        self._session = sessions.SocketSession(self.scope.get("session_key") or "")
         await self.accept()
 
     async def deliver(self, message: dict) -> None:
@@ -201,8 +201,7 @@ class PlaceConsumer(Socket):
     def _act(self, action: str, request: dict) -> dict:
         """On the database thread: the session's player, as HTTP finds it, then the action."""
         try:
-            session = import_module(settings.SESSION_ENGINE).SessionStore(self.scope["session_key"])
-            place_id, user_id = sessions.player_of_stored(session)
+            place_id, user_id = self._session.player()
             if place_id != self.place_id:
                 raise errors.Refused(
                     errors.NOT_LOGGED_IN, f"this session plays in place {place_id}, not here"

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import timedelta
 from html.parser import HTMLParser
 from urllib.parse import urlencode
 
+from django.contrib.auth import get_user_model
+from django.contrib.sessions.models import Session
 from django.test import Client
+from django.utils import timezone
 
-from places.models import Place, PlaceEvent
+from places.models import Place, PlaceEvent, Player
+from places.reads import seats
 
 FORM = "application/x-www-form-urlencoded"
 DECL = '<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -108,3 +113,48 @@ def submit(client: Client, form: Form, values: dict[str, str], **extra):
     if form.method == "post":
         return client.post(form.action, urlencode(fields), content_type=FORM, **extra)
     return client.get(form.action, fields, **extra)
+
+
+# -- ending a session, every way (the name is Bob's) ----------------------------------
+
+
+def end_by_logout(cookie: str) -> None:
+    client = Client(HTTP_HOST="127.0.0.1")  # allowed under any test settings
+    client.cookies["sessionid"] = cookie
+    assert client.post("/logout.json").status_code == 204
+
+
+def end_by_password_change(cookie: str) -> None:
+    user = get_user_model().objects.get(username="bob")
+    user.set_password("another")
+    user.save()
+
+
+def end_by_deactivation(cookie: str) -> None:
+    get_user_model().objects.filter(username="bob").update(is_active=False)
+
+
+def end_by_deleting_the_user(cookie: str) -> None:
+    Player.objects.filter(user__username="bob").delete()
+    seats.forget()
+    get_user_model().objects.filter(username="bob").delete()
+
+
+def end_by_expiry(cookie: str) -> None:
+    Session.objects.filter(session_key=cookie).update(
+        expire_date=timezone.now() - timedelta(seconds=1)
+    )
+
+
+def end_by_tampering(cookie: str) -> None:
+    Session.objects.filter(session_key=cookie).update(session_data="tampered")
+
+
+SESSION_ENDINGS = [
+    end_by_logout,
+    end_by_password_change,
+    end_by_deactivation,
+    end_by_deleting_the_user,
+    end_by_expiry,
+    end_by_tampering,
+]

@@ -12,24 +12,20 @@ ended every way, a place that ended and one deleted.
 from __future__ import annotations
 
 import json
-from datetime import timedelta
 from urllib.parse import urlencode
 
 import pytest
 from asgiref.testing import ApplicationCommunicator
 from channels.db import database_sync_to_async as sync_to_async
 from channels.testing import HttpCommunicator
-from django.contrib.auth import get_user_model
-from django.contrib.sessions.models import Session
 from django.test import Client
-from django.utils import timezone
 
 from api import fast
 from daihinmin.asgi import django_asgi_app
-from places.models import Place, Player
+from places.models import Place
 from places.reads import documents, seats
 from tests.api.conftest import NAMES
-from tests.api.helpers import FORM, login, session_cookie, snapshot
+from tests.api.helpers import FORM, SESSION_ENDINGS, login, session_cookie, snapshot
 from tests.api.test_post_cards import a_card_not_held, a_safe_single
 from tests.places.drive import play_out
 
@@ -197,49 +193,7 @@ async def test_a_hostile_host_is_400_from_both_paths_and_changes_nothing(
     assert await sync_to_async(snapshot)(place.id) == before
 
 
-def _end_by_logout(cookie: str) -> None:
-    client = Client(HTTP_HOST=HOST.decode())
-    client.cookies["sessionid"] = cookie
-    assert client.post("/logout.json").status_code == 204
-
-
-def _end_by_password_change(cookie: str) -> None:
-    user = get_user_model().objects.get(username="bob")
-    user.set_password("another")
-    user.save()
-
-
-def _end_by_deactivation(cookie: str) -> None:
-    get_user_model().objects.filter(username="bob").update(is_active=False)
-
-
-def _end_by_deleting_the_user(cookie: str) -> None:
-    Player.objects.filter(user__username="bob").delete()
-    seats.forget()
-    get_user_model().objects.filter(username="bob").delete()
-
-
-def _end_by_expiry(cookie: str) -> None:
-    Session.objects.filter(session_key=cookie).update(
-        expire_date=timezone.now() - timedelta(seconds=1)
-    )
-
-
-def _end_by_tampering(cookie: str) -> None:
-    Session.objects.filter(session_key=cookie).update(session_data="tampered")
-
-
-@pytest.mark.parametrize(
-    "end",
-    [
-        _end_by_logout,
-        _end_by_password_change,
-        _end_by_deactivation,
-        _end_by_deleting_the_user,
-        _end_by_expiry,
-        _end_by_tampering,
-    ],
-)
+@pytest.mark.parametrize("end", SESSION_ENDINGS)
 async def test_a_session_ended_anywhere_is_refused_by_both_paths(
     mode, twins, fast_app, django_app, end
 ):

@@ -19,7 +19,7 @@ from django.test import Client
 from daihinmin.asgi import router
 from places.reads import documents
 from places.realtime import broadcast
-from tests.api.helpers import login, session_cookie, snapshot
+from tests.api.helpers import SESSION_ENDINGS, login, session_cookie, snapshot
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -203,6 +203,19 @@ async def test_a_socket_opened_before_logout_no_longer_answers(place):
     reply = await ask(comm, {"action": "post_cards", "cards": []})
     assert reply["error"]["code"] == "NOT_LOGGED_IN"
     assert await sync_to_async(snapshot)(place.id) == before
+    await comm.disconnect()
+
+
+@pytest.mark.parametrize("end", SESSION_ENDINGS)
+async def test_a_session_ended_anywhere_stops_the_socket_at_its_next_action(place, end):
+    cookie = await cookie_of("bob", place.id)
+    comm = socket(f"/ws/places/{place.id}/", cookie)
+    assert (await comm.connect())[0]
+    assert "cards" in await ask(comm, {"action": "get_hand"})
+    assert "cards" in await ask(comm, {"action": "get_hand"})  # the session, known
+    await sync_to_async(end)(cookie)
+    reply = await ask(comm, {"action": "get_hand"})
+    assert reply["error"]["code"] == "NOT_LOGGED_IN" and "cards" not in reply
     await comm.disconnect()
 
 
