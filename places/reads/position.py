@@ -56,7 +56,7 @@ def table_ids(state: PlaceState | None) -> list[int]:
     return sorted_ids(state.game.table.mask)
 
 
-def hand_ids(state: PlaceState | None, players: int) -> list[list[int]]:
+def every_hand(state: PlaceState | None, players: int) -> list[list[int]]:
     """Every seat's cards now, weakest first (empty lists before the first deal)."""
     if state is None or state.game is None:
         return [[] for _ in range(players)]

@@ -14,7 +14,7 @@ from places.engine import place as engine
 from places.engine.cards import sort_key
 from places.engine.game import OVER
 from places.models import PLAYERS_PER_PLACE, Hand, Place
-from places.reads.position import Position, finished_games, hand_ids, table_ids
+from places.reads.position import Position, every_hand, finished_games, table_ids
 from places.reads.seats import seats_of
 from places.reads.standings import points, rank_counts
 from places.wire.records import order_name
@@ -94,6 +94,6 @@ def snapshot(place_id: int, *, staff: bool = False) -> dict | None:
         "staff": staff,
     }
     if staff:
-        doc["hands"] = hand_ids(state, len(seats))
+        doc["hands"] = every_hand(state, len(seats))
         doc["dealt_hands"] = [sorted(dealt.get(s.player_id, ()), key=sort_key) for s in seats]
     return doc

@@ -18,7 +18,7 @@ from django.views.decorators.csrf import csrf_exempt
 from places import errors, services
 from places.models import Place
 from places.origins import sent_by_another_site
-from places.reads.position import hand_ids, state_of, table_ids
+from places.reads.position import every_hand, state_of, table_ids
 from places.reads.seats import seats_of
 from places.reads.standings import points
 from places.views import json_response, refusal
@@ -98,7 +98,7 @@ def info(request: HttpRequest, place_id: int) -> HttpResponse:
 def players_card(request: HttpRequest, place_id: int) -> HttpResponse:
     place = _place(place_id)
     seats = seats_of(place.id)
-    hands = hand_ids(state_of(place), len(seats))
+    hands = every_hand(state_of(place), len(seats))
     return json_response(
         [{"name": s.name, "cards": [api_card(c) for c in hands[s.no]]} for s in seats]
     )
