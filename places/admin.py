@@ -1,7 +1,7 @@
 """The admin pages of places: set places up, start and step them, read their records.
 
-Places are created, started and stepped through ``places.services`` (the one
-place where games change). Once a place has started, its players, number of
+Places are created, edited, re-seated, started and stepped through
+``places.services`` (the one place where places change). Once a place has started, its players, number of
 games and seed are fixed; its games, turns, ranks, hands and events are a
 record, shown read-only and never deleted one by one.
 """
@@ -13,7 +13,6 @@ from collections.abc import Callable
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
@@ -34,10 +33,6 @@ from places.models import (
 )
 from places.presentation import cards as shown
 from places.reads.position import finished_games, state_of
-
-#: What may still change once a place has started (the dealer reads these at each step).
-EDITABLE_WHEN_STARTED = ("title", "pace", "time_limit")
-FIXED_WHEN_STARTED = ("game_count", "seed")
 
 
 def _waiting(place: Place | None) -> bool:
@@ -123,6 +118,10 @@ class PlayerInline(admin.TabularInline):
         return str(player.seat + 1) if player.pk else ""
 
 
+def _names(formset: SeatsFormSet) -> list[str]:
+    return [u.get_username() for u in formset.seated_users()]
+
+
 @admin.register(Place)
 class PlaceAdmin(admin.ModelAdmin):
     inlines = (PlayerInline,)
@@ -150,7 +149,7 @@ class PlaceAdmin(admin.ModelAdmin):
         )
 
     def get_readonly_fields(self, request, obj=None):
-        fixed = () if _waiting(obj) else FIXED_WHEN_STARTED
+        fixed = () if _waiting(obj) else services.FIXED_WHEN_STARTED
         return ("state", "records", "created_at", "started_at", "finished_at", *fixed)
 
     # -- columns
@@ -179,34 +178,18 @@ class PlaceAdmin(admin.ModelAdmin):
             place.event_seq,
         )
 
-    # -- saving: creation through the service, then only what may change
+    # -- saving: creation, settings and seats through the services
     def save_model(self, request, obj: Place, form, change: bool) -> None:
         if not change:
             return  # created with its players by services.create_place, in save_formset
-        with transaction.atomic():
-            # Locked so that a place started meanwhile keeps its games and seed.
-            current = Place.objects.select_for_update().get(pk=obj.pk)
-            allowed = EDITABLE_WHEN_STARTED + (FIXED_WHEN_STARTED if _waiting(current) else ())
-            fields = [f for f in form.changed_data if f in allowed]
-            if fields:
-                # Only the changed columns: the dealer may have moved the place
-                # (engine_state, state, schedule) since this form was loaded.
-                obj.save(update_fields=[*fields, "updated_at"])
-        resumed = (
-            current.state == Place.State.RUNNING
-            and current.pace is None
-            and "pace" in fields
-            and obj.pace is not None
-        )
+        settings = {name: getattr(obj, name) for name in form.changed_data}
+        try:
+            _changed, resumed = services.edit_place(obj.pk, **settings)
+        except Refused as e:
+            messages.error(request, f"{obj}: {e.message}")
+            return
         if resumed:
-            # A manual place between steps has nothing scheduled: without a
-            # step now, it would wait for a next_turn that nobody sends.
-            try:
-                services.next_turn(obj.pk)
-            except Refused:
-                pass  # a turn is open: the player's action schedules what follows
-            else:
-                messages.info(request, f"{obj}: resumed at a pace of {obj.pace:g} s.")
+            messages.info(request, f"{obj}: resumed at a pace of {obj.pace:g} s.")
 
     def save_formset(self, request, form, formset, change: bool) -> None:
         if formset.model is not Player:
@@ -214,11 +197,10 @@ class PlaceAdmin(admin.ModelAdmin):
             return
         place: Place = form.instance
         formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
-        users = formset.seated_users()
         if not change:
             created = services.create_place(
                 place.title,
-                [u.get_username() for u in users],
+                _names(formset),
                 game_count=place.game_count,
                 pace=place.pace,
                 time_limit=place.time_limit,
@@ -231,16 +213,11 @@ class PlaceAdmin(admin.ModelAdmin):
             return
         if not formset.has_changed():
             return
-        with transaction.atomic():
-            current = Place.objects.select_for_update().get(pk=place.pk)
-            if not _waiting(current):
-                messages.warning(request, "The place started meanwhile: its players were kept.")
-                return
-            old = list(current.players.select_related("user"))
-            current.players.all().delete()
-            new = Player.objects.bulk_create(
-                Player(place=current, user=u, seat=seat) for seat, u in enumerate(users)
-            )
+        try:
+            old, new = services.reseat_place(place.pk, _names(formset))
+        except Refused as e:
+            messages.warning(request, f"{e.message}.")
+            return
         kept = {(p.user_id, p.seat) for p in old}
         formset.new_objects = [p for p in new if (p.user_id, p.seat) not in kept]
         formset.deleted_objects = [p for p in old if (p.user_id, p.seat) not in kept]

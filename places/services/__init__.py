@@ -6,22 +6,26 @@ Views, consumers, the admin and the commands call these functions and render
 what they return, or the ``places.errors.Refused`` they raise.
 """
 
-from places.services.lifecycle import (
-    create_place,
-    next_turn,
-    resume,
-    run_due,
-    schedule_start,
-    start_place,
-)
+from places.services.lifecycle import next_turn, resume, run_due, schedule_start, start_place
 from places.services.moves import MAX_CARDS, PostResult, post_cards
+from places.services.setup import (
+    EDITABLE_WHEN_STARTED,
+    FIXED_WHEN_STARTED,
+    create_place,
+    edit_place,
+    reseat_place,
+)
 
 __all__ = [
+    "EDITABLE_WHEN_STARTED",
+    "FIXED_WHEN_STARTED",
     "MAX_CARDS",
     "PostResult",
     "create_place",
+    "edit_place",
     "next_turn",
     "post_cards",
+    "reseat_place",
     "resume",
     "run_due",
     "schedule_start",

@@ -1,65 +1,17 @@
-"""What staff and the dealer do to a place: create it, start it, step it, time turns out."""
+"""What staff and the dealer do to a running place: start it, step it, time turns out."""
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
 from places import errors
 from places.engine import place as engine
-from places.models import PLAYERS_PER_PLACE, TITLE_MAX_LENGTH, Place, Player, Turn
+from places.models import PLAYERS_PER_PLACE, Place, Turn
 from places.reads.position import Position
 from places.services.change import Change, changing
-
-MAX_GAMES = 100_000
-MAX_SECONDS = 86_400  # a pace or time limit beyond a day is a typo, and overflows datetimes
-SEED_MAX_LENGTH = 64
-
-
-def create_place(
-    title: str,
-    usernames: Sequence[str],
-    *,
-    game_count: int = 50,
-    pace: float | None = 0.5,
-    time_limit: float = 10.0,
-    seed: str = "",
-) -> Place:
-    """A new waiting place with its players seated in the given order."""
-    problems = []
-    if not title or len(title) > TITLE_MAX_LENGTH:
-        problems.append(f"the title must have 1 to {TITLE_MAX_LENGTH} characters")
-    if len(usernames) != PLAYERS_PER_PLACE:
-        problems.append(f"a place needs {PLAYERS_PER_PLACE} players, not {len(usernames)}")
-    if len(set(usernames)) != len(usernames):
-        problems.append("a user can sit only once in a place")
-    if not 1 <= game_count <= MAX_GAMES:
-        problems.append(f"a place plays at least one game and at most {MAX_GAMES}")
-    if pace is not None and not (math.isfinite(pace) and 0 <= pace <= MAX_SECONDS):
-        problems.append(f"the pace is manual or 0 to {MAX_SECONDS} seconds")
-    if not (math.isfinite(time_limit) and 0 < time_limit <= MAX_SECONDS):
-        problems.append(f"the time limit must be more than 0 and at most {MAX_SECONDS} seconds")
-    if len(seed) > SEED_MAX_LENGTH:
-        problems.append(f"the seed has at most {SEED_MAX_LENGTH} characters")
-    users = {u.username: u for u in get_user_model().objects.filter(username__in=usernames)}
-    missing = [n for n in usernames if n not in users]
-    if missing:
-        problems.append("unknown user: " + ", ".join(missing))
-    if problems:
-        raise errors.Refused(errors.INVALID_PLACE, "; ".join(problems))
-    with transaction.atomic():
-        place = Place.objects.create(
-            title=title, game_count=game_count, pace=pace, time_limit=time_limit, seed=seed
-        )
-        Player.objects.bulk_create(
-            Player(place=place, user=users[name], seat=seat) for seat, name in enumerate(usernames)
-        )
-    return place
 
 
 def start_place(place_id: int) -> None:

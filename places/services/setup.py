@@ -1,0 +1,132 @@
+"""Setting places up: creating them, and what staff may change before and while they run.
+
+Creation, settings and seats are changed here and only here (the admin's forms call
+these too), each in one transaction that locks the place's row, so that a place
+started meanwhile keeps the games, seed and players it started with.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from places import errors
+from places.models import PLAYERS_PER_PLACE, TITLE_MAX_LENGTH, Place, Player
+from places.services.lifecycle import next_turn
+
+MAX_GAMES = 100_000
+MAX_SECONDS = 86_400  # a pace or time limit beyond a day is a typo, and overflows datetimes
+SEED_MAX_LENGTH = 64
+#: What may still change once a place has started (the dealer reads these at each step).
+EDITABLE_WHEN_STARTED = ("title", "pace", "time_limit")
+#: What is fixed once a place has started.
+FIXED_WHEN_STARTED = ("game_count", "seed")
+
+
+def _setting_problems(
+    title: str, game_count: int, pace: float | None, time_limit: float, seed: str
+) -> list[str]:
+    problems = []
+    if not title or len(title) > TITLE_MAX_LENGTH:
+        problems.append(f"the title must have 1 to {TITLE_MAX_LENGTH} characters")
+    if not 1 <= game_count <= MAX_GAMES:
+        problems.append(f"a place plays at least one game and at most {MAX_GAMES}")
+    if pace is not None and not (math.isfinite(pace) and 0 <= pace <= MAX_SECONDS):
+        problems.append(f"the pace is manual or 0 to {MAX_SECONDS} seconds")
+    if not (math.isfinite(time_limit) and 0 < time_limit <= MAX_SECONDS):
+        problems.append(f"the time limit must be more than 0 and at most {MAX_SECONDS} seconds")
+    if len(seed) > SEED_MAX_LENGTH:
+        problems.append(f"the seed has at most {SEED_MAX_LENGTH} characters")
+    return problems
+
+
+def _players(usernames: Sequence[str], problems: list[str]) -> dict:
+    """The users of these names, by name; what is wrong with the list goes to ``problems``."""
+    if len(usernames) != PLAYERS_PER_PLACE:
+        problems.append(f"a place needs {PLAYERS_PER_PLACE} players, not {len(usernames)}")
+    if len(set(usernames)) != len(usernames):
+        problems.append("a user can sit only once in a place")
+    users = {u.username: u for u in get_user_model().objects.filter(username__in=usernames)}
+    missing = [n for n in usernames if n not in users]
+    if missing:
+        problems.append("unknown user: " + ", ".join(missing))
+    return users
+
+
+def create_place(
+    title: str,
+    usernames: Sequence[str],
+    *,
+    game_count: int = 50,
+    pace: float | None = 0.5,
+    time_limit: float = 10.0,
+    seed: str = "",
+) -> Place:
+    """A new waiting place with its players seated in the given order."""
+    problems = _setting_problems(title, game_count, pace, time_limit, seed)
+    users = _players(usernames, problems)
+    if problems:
+        raise errors.Refused(errors.INVALID_PLACE, "; ".join(problems))
+    with transaction.atomic():
+        place = Place.objects.create(
+            title=title, game_count=game_count, pace=pace, time_limit=time_limit, seed=seed
+        )
+        Player.objects.bulk_create(
+            Player(place=place, user=users[name], seat=seat) for seat, name in enumerate(usernames)
+        )
+    return place
+
+
+def edit_place(place_id: int, **settings) -> tuple[list[str], bool]:
+    """Change a place's settings: ``EDITABLE_WHEN_STARTED`` at any time, the others while
+    it waits (a setting that may not change any more is left as it is).
+
+    Returns the settings changed, and whether a manual place between steps was given a
+    pace and resumed: with nothing scheduled, it would wait for a ``next_turn`` nobody sends.
+    """
+    with transaction.atomic():
+        place = Place.objects.select_for_update().get(pk=place_id)
+        waiting = place.state == Place.State.WAITING
+        allowed = EDITABLE_WHEN_STARTED + (FIXED_WHEN_STARTED if waiting else ())
+        changed = {k: v for k, v in settings.items() if k in allowed}
+        manual = place.pace is None
+        for name, value in changed.items():
+            setattr(place, name, value)
+        problems = _setting_problems(
+            place.title, place.game_count, place.pace, place.time_limit, place.seed
+        )
+        if problems:
+            raise errors.Refused(errors.INVALID_PLACE, "; ".join(problems))
+        if changed:
+            # Only the changed columns: the dealer may have moved the place
+            # (engine_state, state, schedule) since the caller read it.
+            place.save(update_fields=[*changed, "updated_at"])
+    resumed = False
+    if place.state == Place.State.RUNNING and manual and place.pace is not None:
+        try:
+            next_turn(place_id)
+            resumed = True
+        except errors.Refused:
+            pass  # a turn is open: the player's action schedules what follows
+    return list(changed), resumed
+
+
+def reseat_place(place_id: int, usernames: Sequence[str]) -> tuple[list[Player], list[Player]]:
+    """Seat these users, in this order, in a waiting place; returns the old and new players."""
+    problems: list[str] = []
+    users = _players(usernames, problems)
+    if problems:
+        raise errors.Refused(errors.INVALID_PLACE, "; ".join(problems))
+    with transaction.atomic():
+        place = Place.objects.select_for_update().get(pk=place_id)
+        if place.state != Place.State.WAITING:
+            raise errors.Refused(errors.ALREADY_STARTED, "the place started: its players were kept")
+        old = list(place.players.select_related("user"))
+        place.players.all().delete()
+        new = Player.objects.bulk_create(
+            Player(place=place, user=users[name], seat=seat) for seat, name in enumerate(usernames)
+        )
+    return old, new
