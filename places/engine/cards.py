@@ -12,7 +12,6 @@ import re
 from collections.abc import Iterable, Iterator
 
 MARKS = (1, 2, 3, 4)  # 1 spade, 2 heart, 3 diamond, 4 club
-NUMBERS = tuple(range(1, 14))
 JOKER_IDS = (53, 54)
 ALL_IDS = tuple(range(1, 55))
 DECK_MASK = sum(1 << i for i in ALL_IDS)
@@ -21,7 +20,6 @@ HEART_3 = 16  # (2 - 1) * 13 + 3: who holds it leads the first game
 
 #: Strength index of a number in the normal order: 3 → 0, …, K → 10, A → 11, 2 → 12.
 #: During a revolution the index of a card is ``12 - index``.
-STRONGEST_INDEX = 12
 JOKER_STRENGTH = 13  # a lone joker, or a group of jokers only: above every index
 
 
@@ -32,10 +30,6 @@ class CardFormatError(ValueError):
 def card_id(mark: int, number: int) -> int:
     """The wire id of a marked card."""
     return (mark - 1) * 13 + number
-
-
-def is_joker(cid: int) -> bool:
-    return cid >= 53
 
 
 def mark_of(cid: int) -> int:

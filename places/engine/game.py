@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import JOKER_MASK, resolve_written, sorted_ids
+from .cards import resolve_written, sorted_ids
 from .events import EndGame, EndPlayer, EndTurn, Event, StartTurn
 from .plays import Kind, Miss, Play, judge, read_play
 
@@ -232,10 +232,6 @@ def play_mask(state: GameState, seat: int, mask: int) -> tuple[GameState, TurnRe
     return _play(state, seat, play)
 
 
-def pass_turn(state: GameState, seat: int) -> tuple[GameState, TurnResult, list[Event]]:
-    return act(state, seat, ())
-
-
 def time_out(state: GameState, seat: int) -> tuple[GameState, TurnResult, list[Event]]:
     """The turn's time limit ran out: a miss."""
     _check_turn(state, seat)
@@ -343,7 +339,3 @@ def _miss(state: GameState, seat: int, reason: str) -> tuple[GameState, TurnResu
     new = _reset(state, hands=tuple(hands), ranks=tuple(ranks), turn=_next_holding(hands, seat))
     result = TurnResult(seat, "miss", reason, (), True, ranks[seat], False, flip)
     return new, result, [EndPlayer(seat, ranks[seat]), EndTurn(seat, (), True)]
-
-
-def holds_joker(hand: int) -> bool:
-    return bool(hand & JOKER_MASK)

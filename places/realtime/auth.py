@@ -30,10 +30,6 @@ security_logger = logging.getLogger("django.security.DisallowedHost")
 _open: Counter[str] = Counter()
 
 
-def open_sockets(address: str) -> int:
-    return _open[address]
-
-
 class SocketHandshake:
     """ASGI middleware in front of the socket consumers (see the module doc)."""
 
