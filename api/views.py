@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from django.contrib import messages
-from django.contrib.auth import authenticate
+from django.contrib.auth import authenticate, get_user
 from django.contrib.auth import login as auth_login
 from django.contrib.auth import logout as auth_logout
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -177,17 +177,22 @@ def _login_page(request: HttpRequest, status: int = 200, error: str = "") -> Htt
     return render(request, "api/login.html", context, status=status)
 
 
-def _authenticate_player(request: HttpRequest, name: str, password: str, place_text: str):
-    """``(user, place_id)`` if the password is right and the user plays in that place."""
+def _authenticate(request: HttpRequest, name: str, password: str):
+    """The user if the name and password are right (Django's ``authenticate``), else None."""
     if (
         not name
         or len(name) > _MAX_NAME
         or len(password) > _MAX_PASSWORD
         or "\x00" in name + password  # PostgreSQL refuses NUL in text
     ):
-        return None, None
+        return None
+    return authenticate(request, username=name, password=password)
+
+
+def _authenticate_player(request: HttpRequest, name: str, password: str, place_text: str):
+    """``(user, place_id)`` if the password is right and the user plays in that place."""
     m = _PLACE_ID.fullmatch(place_text)
-    user = authenticate(request, username=name, password=password)
+    user = _authenticate(request, name, password)
     if user is None or m is None:
         return None, None
     place_id = int(m.group(1))
@@ -216,6 +221,99 @@ class LogoutView(ApiView):
         if self.client(request) == HTML:
             return HttpResponseRedirect(LOGIN_URL)
         return HttpResponse(status=204)
+
+
+# -- practice against the house bots -------------------------------------------------------
+
+
+class PracticeView(ApiView):
+    """``POST /practice`` (and ``.json``/``.xml``): a place of the user and four house bots.
+
+    The user is the session's (any logged-in user), or the one ``name`` and
+    ``password`` name, checked as ``/login`` checks them (the same limits on
+    failures). The place is started and the session then plays in it, as after
+    ``/login``: a bot goes on with the same cookie, a person lands on the Play page.
+    """
+
+    authentication_classes: list = []
+
+    def post(self, request) -> HttpResponse:
+        dj = request._request
+        options = _practice_options(dj)
+        services.check_practice(**options)  # bad settings cost no password check
+        name = params.field(dj, "name")
+        if name:
+            throttle.check(throttle.address_of(dj), name)
+            user = _authenticate(dj, name, params.field(dj, "password"))
+            if user is None:
+                raise errors.Refused(errors.LOGIN_FAILED, "wrong name or password")
+        elif (session_user := get_user(dj)).is_authenticated:
+            user = session_user  # (the route takes anyone: DRF left request.user anonymous)
+        else:
+            raise errors.Refused(
+                errors.NOT_LOGGED_IN, "log in first, or send name and password with the request"
+            )
+        done = services.start_practice(user.pk, **options)
+        if name:
+            auth_login(dj, user)  # a new session key: no fixation
+        dj.session[sessions.PLACE_KEY] = done.place.id
+        kind = self.client(dj)
+        if kind == HTML:
+            return HttpResponseRedirect(OPERATIONS_URL)
+        return formats.document(kind, practice_document(done))
+
+    def failure(self, request, refused) -> HttpResponse:
+        if refused.code == errors.NOT_LOGGED_IN and self.client(request) == HTML:
+            return HttpResponseRedirect(LOGIN_URL)
+        return super().failure(request, refused)
+
+
+def _practice_options(request: HttpRequest) -> dict:
+    """The practice's settings as the request gives them (absent: the defaults)."""
+    options: dict = {}
+    bots = [b.strip() for value in params.values(request, "bots") for b in value.split(",")]
+    if any(bots):
+        options["bots"] = bots
+    for key, parameter, kind in (
+        ("game_count", "games", int),
+        ("pace", "pace", float),
+        ("time_limit", "time_limit", float),
+    ):
+        text = params.field(request, parameter).strip()
+        if not text:
+            continue
+        try:
+            options[key] = kind(text[:40])
+        except ValueError:
+            raise errors.Refused(
+                errors.INVALID_PARAMETER, f"{parameter}: a number, not {text[:40]!r}"
+            ) from None
+    seed = params.field(request, "seed")
+    if seed:
+        options["seed"] = seed
+    return options
+
+
+def practice_document(done: services.Practice) -> dict:
+    """The answer to a practice: who plays where, and where to look (wire order)."""
+    place = done.place
+    return {
+        "player": done.player,
+        "place": place.id,
+        "seat": done.seat,
+        "players": done.players,
+        "game_count": place.game_count,
+        "pace": place.pace,
+        "time_limit": place.time_limit,
+        "state": place.state,
+        "urls": {
+            "play": OPERATIONS_URL,
+            "live": f"/places/{place.id}/",
+            "results": f"/places/{place.id}/results",
+            "socket": f"/ws/places/{place.id}/",
+            "records": f"/places/{place.id}/records.jsonl",
+        },
+    }
 
 
 # -- reading the game --------------------------------------------------------------------
