@@ -22,6 +22,7 @@ from django.contrib.auth import logout as auth_logout
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
+from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.renderers import JSONRenderer
@@ -41,6 +42,8 @@ from places.presentation.cards import card_label
 from places.presentation.strings import page_strings
 from places.reads import documents
 from places.reads.seats import seat_of
+from places.services import practice
+from places.services.house import STRATEGY_NAMES
 
 OPERATIONS_URL = "/operations"
 LOGIN_URL = "/login"
@@ -173,6 +176,7 @@ def _login_page(request: HttpRequest, status: int = 200, error: str = "") -> Htt
         "name": name[:_MAX_NAME],
         "place_id": place_id[:20],
         "error": error,
+        "practice": practice_form(),
     }
     return render(request, "api/login.html", context, status=status)
 
@@ -316,6 +320,22 @@ def practice_document(done: services.Practice) -> dict:
     }
 
 
+def practice_form() -> dict:
+    """The choices of the practice form (the Play page and the login page), for a person."""
+    return {
+        "seats": range(1, practice.HOUSE_SEATS + 1),
+        "strategies": STRATEGY_NAMES,
+        "default_bot": practice.DEFAULT_BOTS[0],
+        "games": 3,
+        "max_games": practice.MAX_GAMES,
+        # a person follows the house's moves at a pace, and thinks longer than a bot
+        "paces": [("0", _("at once")), ("0.5", "0.5 s"), ("1", "1 s"), ("2", "2 s")],
+        "pace": "0.5",
+        "time_limit": 60,
+        "max_time_limit": int(practice.MAX_TIME_LIMIT),
+    }
+
+
 # -- reading the game --------------------------------------------------------------------
 
 
@@ -437,6 +457,7 @@ class OperationsView(ApiView):
             "my_turn": info["turn_player"] == me,
             "card_fields": [f"card_{i}" for i in range(FORM_CARD_FIELDS)],
             "documents": list(DOCUMENT_VIEWS),
+            "practice": practice_form(),
             # the interactive part after the form: the scripts' settings and words
             "config": {
                 "place": place_id,

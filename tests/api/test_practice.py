@@ -15,7 +15,7 @@ from places.engine.place import IN_GAME
 from places.models import HouseBot, Place, Player
 from places.reads.position import state_of
 from places.reads.seats import seats_of
-from tests.api.helpers import FORM, data, error_json, error_xml
+from tests.api.helpers import FORM, data, error_json, error_xml, forms, submit
 
 pytestmark = pytest.mark.django_db
 
@@ -285,3 +285,45 @@ def test_get_is_not_allowed(client, alice):
     assert response.status_code == 405
     assert response["Allow"] == "POST"
     assert not Player.objects.exists()
+
+
+# -- the forms for people -----------------------------------------------------------------------
+
+
+def test_the_play_page_offers_practice_after_its_2011_form(client, alice):
+    client.force_login(alice)
+    practise(client)
+    text = client.get("/operations").content.decode()
+    found = forms(text)
+    assert found[0].action == "/operations/post_cards"  # Mechanize bots submit the first form
+    practice = next(f for f in found if f.action == "/practice")
+    assert practice.method == "post"
+    assert "name" not in practice.fields  # the session's user practises
+    assert text.count('<select name="bots"') == 4
+    assert 'id="btn-practice"' in text
+    assert "Play against the house bots" in text
+
+
+def test_the_login_page_offers_practice_with_a_name_and_password_after_its_login_form(client):
+    found = forms(client.get("/login").content.decode())
+    assert found[0].action == "/sessions"
+    practice = next(f for f in found if f.action == "/practice")
+    assert {"name", "password"} <= set(practice.fields)
+    assert practice.types["password"] == "password"
+
+
+def test_the_login_page_s_practice_form_logs_in_and_lands_on_the_play_page(client, alice):
+    practice = next(
+        f for f in forms(client.get("/login").content.decode()) if f.action == "/practice"
+    )
+    # the selects (not read by the form parser) default to greedy; the pace select to 0.5 s
+    fields = {**practice.fields, "name": "alice", "password": "alice-pw", "pace": "0.5"}
+    response = submit(client, practice, fields)
+    assert response.status_code == 302 and response["Location"] == "/operations"
+    place = Place.objects.get(pk=client.session["place_id"])
+    assert (place.game_count, place.pace, place.time_limit) == (3, 0.5, 60.0)  # for a person
+
+
+def test_the_practice_form_speaks_japanese(client):
+    text = client.get("/login", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "ハウスボットと対戦する" in text and "ボット 4" in text
