@@ -25,8 +25,7 @@ from api.formats import JSON, XML
 from api.security import Access
 from api.views import FORM_CARD_FIELDS
 from places import errors
-from places.services import MAX_CARDS
-from places.services import practice as practising
+from places.services import MAX_CARDS, practice
 from places.services.house import STRATEGY_NAMES
 from places.wire import records
 
@@ -177,15 +176,15 @@ class PracticeFormSerializer(serializers.Serializer):
         help_text="four house strategies, comma-separated (default greedy,greedy,greedy,greedy)",
     )
     games = serializers.IntegerField(
-        required=False, min_value=1, max_value=practising.MAX_GAMES, help_text="default 5"
+        required=False, min_value=1, max_value=practice.MAX_GAMES, help_text="default 5"
     )
     pace = serializers.FloatField(
-        required=False, min_value=0, max_value=practising.MAX_PACE, help_text="seconds; default 0"
+        required=False, min_value=0, max_value=practice.MAX_PACE, help_text="seconds; default 0"
     )
     time_limit = serializers.FloatField(
         required=False,
         min_value=0.05,
-        max_value=practising.MAX_TIME_LIMIT,
+        max_value=practice.MAX_TIME_LIMIT,
         help_text="seconds per turn; default 10",
     )
     seed = serializers.CharField(required=False, max_length=64, help_text="reproducible deals")
@@ -509,8 +508,8 @@ def practice_spec(fmt: str | None) -> dict:
                 {"type": "string", "pattern": BOTS_PATTERN},
                 "four house strategies, comma-separated: " + ", ".join(STRATEGY_NAMES),
             ),
-            ("games", OpenApiTypes.INT, f"games to play, 1 to {practising.MAX_GAMES} (default 5)"),
-            ("pace", OpenApiTypes.NUMBER, f"seconds between steps, 0 to {practising.MAX_PACE:g}"),
+            ("games", OpenApiTypes.INT, f"games to play, 1 to {practice.MAX_GAMES} (default 5)"),
+            ("pace", OpenApiTypes.NUMBER, f"seconds between steps, 0 to {practice.MAX_PACE:g}"),
             ("time_limit", OpenApiTypes.NUMBER, "the time limit per turn (s), default 10"),
             ("seed", OpenApiTypes.STR, "reproducible deals and house moves"),
         )
