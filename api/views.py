@@ -147,15 +147,9 @@ class LoginView(ApiView):
         return formats.document(kind, {"player": user.get_username(), "place": place_id})
 
     def failure(self, request, refused) -> HttpResponse:
-        if self.client(request) != HTML or refused.code not in (
-            errors.LOGIN_FAILED,
-            errors.TOO_MANY_ATTEMPTS,
-        ):
+        if self.client(request) != HTML or refused.code not in LOGIN_PAGE_CODES:
             return super().failure(request, refused)
-        response = _login_page(request, status=refused.status, error=refused.message)
-        for key, value in refused.headers.items():
-            response[key] = value
-        return response
+        return _login_page_refusal(request, refused)
 
 
 class LoginFormView(LoginView):
@@ -163,6 +157,17 @@ class LoginFormView(LoginView):
 
     def get(self, request) -> HttpResponse:
         return _login_page(request._request)
+
+
+#: A person's failed login is answered with the login page again, and its message.
+LOGIN_PAGE_CODES = (errors.LOGIN_FAILED, errors.TOO_MANY_ATTEMPTS)
+
+
+def _login_page_refusal(request: HttpRequest, refused: errors.Refused) -> HttpResponse:
+    response = _login_page(request, status=refused.status, error=refused.message)
+    for key, value in refused.headers.items():
+        response[key] = value
+    return response
 
 
 def _login_page(request: HttpRequest, status: int = 200, error: str = "") -> HttpResponse:
@@ -267,8 +272,11 @@ class PracticeView(ApiView):
         return formats.document(kind, practice_document(done))
 
     def failure(self, request, refused) -> HttpResponse:
-        if refused.code == errors.NOT_LOGGED_IN and self.client(request) == HTML:
-            return HttpResponseRedirect(LOGIN_URL)
+        if self.client(request) == HTML:
+            if refused.code == errors.NOT_LOGGED_IN:
+                return HttpResponseRedirect(LOGIN_URL)
+            if refused.code in LOGIN_PAGE_CODES:  # the login page's practice form
+                return _login_page_refusal(request, refused)
         return super().failure(request, refused)
 
 

@@ -327,3 +327,11 @@ def test_the_login_page_s_practice_form_logs_in_and_lands_on_the_play_page(clien
 def test_the_practice_form_speaks_japanese(client):
     text = client.get("/login", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "ハウスボットと対戦する" in text and "ボット 4" in text
+
+
+def test_a_person_with_a_wrong_password_gets_the_login_page_again(client, alice):
+    response = client.post("/practice", {"name": "alice", "password": "guess"})
+    assert response.status_code == 401
+    text = response.content.decode()
+    assert "wrong name or password" in text and 'action="/sessions"' in text
+    assert nothing_made()
