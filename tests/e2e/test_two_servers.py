@@ -75,7 +75,7 @@ async def test_a_place_played_through_two_processes_reaches_every_socket_on_both
 def test_failed_logins_at_one_process_count_at_the_other(tmp_path):
     """The login limits live in the shared cache: a guesser spreading its attempts
     over two processes gets no more tries than against one."""
-    first = Server(tmp_path, LOGIN_FAILURE_LIMIT="3", CACHE_KEY_PREFIX=f"e2e-{tmp_path.name}")
+    first = Server(tmp_path, LOGIN_FAILURE_LIMIT="3")
     first.start()
     other = first.sibling()
     other.start()
