@@ -64,7 +64,7 @@ def game_record(place_id: int, game_no: int) -> dict | None:
     return found[0] if found else None
 
 
-def place_records(place_id: int, chunk: int = CHUNK) -> Iterator[dict] | None:
+def place_records(place_id: int, chunk: int | None = None) -> Iterator[dict] | None:
     """Every finished game's record in order, read ``chunk`` games at a time; None: no place."""
     head = place_head(place_id)
     if head is None:
@@ -72,15 +72,15 @@ def place_records(place_id: int, chunk: int = CHUNK) -> Iterator[dict] | None:
     return (record for batch in record_chunks(head, chunk) for record in batch)
 
 
-def record_chunks(head: PlaceHead, chunk: int = CHUNK) -> Iterator[list[dict]]:
-    """The place's records, ``chunk`` games at a time, in order.
+def record_chunks(head: PlaceHead, chunk: int | None = None) -> Iterator[list[dict]]:
+    """The place's records, ``chunk`` games (default :data:`CHUNK`) at a time, in order.
 
     The games are those finished when ``head`` was read, and the seed was decided
     then too: records read later in the stream agree with the first ones.
     """
     after = 0
     while after < head.finished:
-        batch = records_after(head, after, chunk)
+        batch = records_after(head, after, chunk or CHUNK)
         if not batch:
             return
         yield batch
