@@ -12,11 +12,18 @@ shape); this module judges what the schema cannot: whether the game happened so.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from .cards import ALL_IDS, JOKER_IDS, JOKER_TOKEN, CardFormatError, format_card, parse_card
-from .cards import sorted_ids as _sorted_ids
+from .cards import (
+    ALL_IDS,
+    JOKER_IDS,
+    JOKER_TOKEN,
+    CardFormatError,
+    format_card,
+    parse_card,
+    sorted_ids,
+)
 from .deal import exchange, first_player, game_rng
 from .game import OVER, GameState, act, advance, new_game, time_out
 from .place import make_deal, points_for
@@ -54,6 +61,10 @@ class Diverged(Exception):
         self.where = where  # "turn 37", or "deal", "exchange", "hands", "players", "end"
         self.message = message
         super().__init__(f"game {game}, {where}: {message}")
+
+
+#: Makes the :class:`Diverged` of the game being replayed from ``(where, message)``.
+Fail = Callable[[str, str], Diverged]
 
 
 def replay_game(record: Mapping, last_ranks: Sequence[int] | None = None) -> Replayed:
@@ -102,7 +113,7 @@ def replay_game(record: Mapping, last_ranks: Sequence[int] | None = None) -> Rep
 
 
 def _deal_and_exchange(
-    record: Mapping, players: int, last_ranks: Sequence[int] | None, diverged
+    record: Mapping, players: int, last_ranks: Sequence[int] | None, diverged: Fail
 ) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
     """The hands the game starts from, checked against the deal and the rules' exchange;
     and the ranks of the game before (None for game 1)."""
@@ -138,7 +149,7 @@ def _deal_and_exchange(
     return hands, last_ranks
 
 
-def _replay_turn(state: GameState, action: Mapping | None, diverged) -> GameState:
+def _replay_turn(state: GameState, action: Mapping | None, diverged: Fail) -> GameState:
     """The open turn played as the record says; the engine must make the same of it."""
     turn, seat = state.turn_no, state.turn
     if action is None:
@@ -204,10 +215,10 @@ def _form(token: int) -> str:
 
 
 def _written(hands: Sequence[int]) -> list[list[str]]:
-    return [[format_card(c) for c in _sorted_ids(h)] for h in hands]
+    return [[format_card(c) for c in sorted_ids(h)] for h in hands]
 
 
-def _dealt(written: Sequence[Sequence[str]], players: int, diverged) -> tuple[int, ...]:
+def _dealt(written: Sequence[Sequence[str]], players: int, diverged: Fail) -> tuple[int, ...]:
     """The dealt hands as masks: a partition of the 54 cards, of the sizes a deal makes.
 
     The two jokers are alike on paper; the first written is given the first id.
@@ -236,7 +247,7 @@ def _dealt(written: Sequence[Sequence[str]], players: int, diverged) -> tuple[in
     return tuple(hands)
 
 
-def _apply(dealt: Sequence[int], moves: Sequence[Mapping], diverged) -> tuple[int, ...]:
+def _apply(dealt: Sequence[int], moves: Sequence[Mapping], diverged: Fail) -> tuple[int, ...]:
     """The dealt hands after the recorded exchange (each giver must hold what it gives)."""
     hands = list(dealt)
     taken = []
@@ -261,7 +272,7 @@ def _apply(dealt: Sequence[int], moves: Sequence[Mapping], diverged) -> tuple[in
     return tuple(hands)
 
 
-def _ranks_of_exchange(moves: Sequence[Mapping], players: int, diverged) -> tuple[int, ...]:
+def _ranks_of_exchange(moves: Sequence[Mapping], players: int, diverged: Fail) -> tuple[int, ...]:
     """The previous game's ranks as the exchange tells them.
 
     The engine's moves come in pairs, richer first: rank 1 gives to the last rank
