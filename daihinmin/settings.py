@@ -171,6 +171,19 @@ else:
         }
     }
 
+# Django's cache holds the counters every process must share (failed logins,
+# api/throttle.py): on Redis when REDIS_URL is set, so that two processes do not
+# let a guesser try twice as many passwords; else each process's local memory.
+# CACHE_KEY_PREFIX keeps two deployments on one Redis apart.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "daihinmin"),
+        }
+    }
+
 # --- Auth -------------------------------------------------------------------
 
 AUTH_PASSWORD_VALIDATORS = [

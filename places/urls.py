@@ -2,7 +2,7 @@
 
 from django.urls import re_path
 
-from places.views import log, pages, staff
+from places.views import log, pages, records, staff
 
 #: A place's id in a path: longer ids overflow the database's integers.
 PLACE_ID = r"(?P<place_id>[0-9]{1,18})"
@@ -15,6 +15,10 @@ urlpatterns = [
     re_path(ID + r"players_card\.json$", staff.players_card, name="staff-players-card"),
     re_path(ID + r"graph\.json$", staff.graph, name="staff-graph"),
     re_path(ID + r"events\.json$", log.events, name="place-events"),
+    re_path(
+        ID + r"games/(?P<game_no>[0-9]{1,9})/record\.json$", records.record, name="game-record"
+    ),
+    re_path(ID + r"records\.jsonl$", records.records, name="place-records"),
     # pages (read-only)
     re_path(ID + r"$", pages.live, name="place-live"),
     re_path(ID + r"state\.json$", pages.state, name="place-state"),

@@ -1,4 +1,5 @@
-"""Two server processes on one database and one Redis: a place is played across both.
+"""Two server processes on one database and one Redis: a place is played across both,
+and the login limits are counted across both.
 
 Bots and spectators connect to either process; each process sends the events
 of the moves made through it to its own sockets directly and to the other
@@ -14,9 +15,11 @@ from __future__ import annotations
 import asyncio
 import os
 
+import httpx
 import pytest
 
 from tests.e2e.event_replay import check_stream
+from tests.e2e.server import Server
 from tests.e2e.test_place_with_bots import NAMES, create_place, finish_bots, watch
 
 pytestmark = [
@@ -67,3 +70,26 @@ async def test_a_place_played_through_two_processes_reaches_every_socket_on_both
     assert streams["second"] == log
     summary = check_stream(log, NAMES, game_count=2, seed="two")
     assert sum(summary.points) == 2 * 10
+
+
+def test_failed_logins_at_one_process_count_at_the_other(tmp_path):
+    """The login limits live in the shared cache: a guesser spreading its attempts
+    over two processes gets no more tries than against one."""
+    first = Server(tmp_path, LOGIN_FAILURE_LIMIT="3")
+    first.start()
+    other = first.sibling()
+    other.start()
+    try:
+        first.manage("create_user", "alice", "--password", "alice-pw")
+        wrong = {"name": "alice", "password": "guess"}
+        answers = [
+            httpx.post(f"{srv.url}/login.json", data=wrong).status_code
+            for srv in (first, other, first)
+        ]
+        assert answers == [401, 401, 401]
+        refused = httpx.post(f"{other.url}/login.json", data={**wrong, "password": "alice-pw"})
+        assert refused.status_code == 429
+        assert refused.json()["error"]["code"] == "TOO_MANY_ATTEMPTS"
+    finally:
+        other.stop()
+        first.stop()

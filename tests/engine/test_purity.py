@@ -60,10 +60,12 @@ def test_the_engine_imports_only_the_standard_library_and_itself() -> None:
 
 
 def test_importing_the_engine_loads_no_django() -> None:
+    every_module = ", ".join(
+        ["places.engine", *(f"places.engine.{p.stem}" for p in sorted(ENGINE.glob("[!_]*.py")))]
+    )
     code = (
         "import sys\n"
-        "import places.engine, places.engine.cards, places.engine.plays, places.engine.legal\n"
-        "import places.engine.game, places.engine.deal, places.engine.place, places.engine.events\n"
+        f"import {every_module}\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
         f"{sorted(FORBIDDEN)!r})\n"
         "print(','.join(bad))\n"

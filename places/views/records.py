@@ -1,0 +1,53 @@
+"""Game records over HTTP (``docs/records.md``): one finished game, or a place's every one.
+
+Records are public as the event log is: they show the hands of finished games
+only, and the seed only once the place is over (``places.reads.records``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+
+from asgiref.sync import sync_to_async
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.views.decorators.http import require_safe
+
+from places import errors
+from places.reads.records import game_record, place_head, record_chunks
+from places.views import json_response, refusal
+from places.wire.codec import compact
+
+#: JSON Lines as most tools name it (``application/jsonl`` is not registered either).
+JSONL_TYPE = "application/x-ndjson"
+
+
+@require_safe
+def record(request: HttpRequest, place_id: str, game_no: str) -> HttpResponse:
+    """``/places/ID/games/N/record.json``: the record of finished game N."""
+    doc = game_record(int(place_id), int(game_no))
+    if doc is None:
+        return refusal(
+            errors.Refused(errors.NOT_FOUND, f"no finished game {int(game_no)} in place {place_id}")
+        )
+    return json_response(doc)
+
+
+@require_safe
+def records(request: HttpRequest, place_id: str) -> HttpResponse:
+    """``/places/ID/records.jsonl``: one record per finished game, a line each, streamed."""
+    head = place_head(int(place_id))
+    if head is None:
+        return refusal(errors.Refused(errors.NOT_FOUND, f"no place {place_id}"))
+    response = StreamingHttpResponse(_lines(record_chunks(head)), content_type=JSONL_TYPE)
+    response["Content-Disposition"] = f'inline; filename="place-{head.id}-records.jsonl"'
+    return response
+
+
+async def _lines(chunks: Iterator[list[dict]]) -> AsyncIterator[str]:
+    """Each chunk read on the request's thread, sent before the next is read.
+
+    An asynchronous iterator: under ASGI (daphne) Django would read a synchronous
+    one to its end before sending anything.
+    """
+    while batch := await sync_to_async(next)(chunks, None):
+        yield "".join(compact(r) + "\n" for r in batch)
