@@ -9,6 +9,7 @@ import json
 import httpx
 import pytest
 
+from places.engine.replay import Replayed, replay_records
 from tests.e2e.event_replay import check_stream
 
 pytestmark = pytest.mark.e2e
@@ -69,3 +70,8 @@ def test_one_wire_bot_plays_a_practice_place_to_the_end_against_four_house_bots(
             # a miss too is the engine's judgement of what the strategy wrote
             assert len(submitted) == len(cards) or (outcome == "miss" and submitted)
     assert sum(1 for name, *_ in turns if name == "pia") == int(out.split(" turns")[0].split()[-1])
+    # the place's records (the answer's URL) replay through the engine to their ranks
+    lines = httpx.get(f"{server.url}{doc['urls']['records']}", timeout=30).text.splitlines()
+    replayed = list(replay_records(json.loads(line) for line in lines))
+    assert len(replayed) == GAMES
+    assert all(isinstance(r, Replayed) for r in replayed), [str(r) for r in replayed]

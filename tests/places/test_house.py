@@ -12,9 +12,11 @@ from django.contrib.auth import get_user_model
 from bots.strategies import STRATEGIES, greedy_player
 from places import errors, services
 from places.engine.cards import format_card, sorted_ids
+from places.engine.replay import Replayed, replay_records
 from places.models import HouseBot, Place, PlaceEvent, Turn
-from places.reads import seats
+from places.reads import records, seats
 from places.services import house
+from places.wire.record_schema import schema_errors
 
 from .drive import engine_state
 
@@ -219,3 +221,28 @@ def test_house_users_pass_over_a_name_a_wire_user_holds():
     made = house.house_users("random", 1)
     assert [u.username for u in made] == ["house-random-2"]
     assert get_user_model().objects.get(username="house-random-1").check_password("x")
+
+
+def test_the_records_of_a_house_place_are_complete_replays_of_it(monkeypatch):
+    """What the house wrote is in the record: every game replays through the engine."""
+
+    def broken(seed=None):
+        def choose(hand, table, revolution):
+            raise RuntimeError("no answer")
+
+        return choose
+
+    monkeypatch.setitem(STRATEGIES, "broken", broken)
+    place = house_place(["random", "shedder", "broken", "greedy", "random"], games=3)
+    services.start_place(place.id)
+    place.refresh_from_db()
+    records_list = list(records.place_records(place.id))
+    assert len(records_list) == 3
+    for record in records_list:
+        assert schema_errors(record) == []
+    verdicts = {a["verdict"] for r in records_list for a in r["actions"]}
+    assert {"play", "pass", "timeout"} <= verdicts  # the broken seat timed out
+    replayed = list(replay_records(records_list))
+    assert all(isinstance(r, Replayed) for r in replayed), [str(r) for r in replayed]
+    for r, record in zip(replayed, records_list, strict=True):
+        assert list(r.ranks) == record["ranks"]
