@@ -85,6 +85,11 @@ def field(request: HttpRequest, name: str) -> str:
     return value or ""
 
 
+def values(request: HttpRequest, name: str) -> list[str]:
+    """Every value of a repeatable parameter: the form body's if it has any, else the query's."""
+    return form(request).getlist(name) or query(request).getlist(name)
+
+
 def cards(request: HttpRequest) -> list[str]:
     """The values of every parameter whose name contains ``card_`` (query string, then body).
 

@@ -58,6 +58,8 @@ ROUTES: tuple[Route, ...] = (
     Route("sessions", ("POST",), views.LoginView, Access.ANYONE, pages=True),
     Route("logout", ("GET", "POST"), views.LogoutView, Access.ANYONE, pages=True),
     Route("operations", READ, views.OperationsView, Access.PLAYER, formats=(None,), pages=True),
+    # not in 2011: a place of the user and four house bots, started (issue 13)
+    Route("practice", ("POST",), views.PracticeView, Access.ANYONE, pages=True),
     # not a 2011 document: the manual-play page's legal plays
     Route("legal_plays", READ, views.LegalPlaysView, Access.PLAYER, formats=(JSON,),
           prefixes=("/operations/",)),

@@ -25,7 +25,8 @@ from api.formats import JSON, XML
 from api.security import Access
 from api.views import FORM_CARD_FIELDS
 from places import errors
-from places.services import MAX_CARDS
+from places.services import MAX_CARDS, practice
+from places.services.house import STRATEGY_NAMES
 from places.wire import records
 
 #: A written card, or blank (ignored); white space around it and the case of "joker" are forgiven.
@@ -121,6 +122,30 @@ class LoggedInSerializer(serializers.Serializer):
     place = serializers.IntegerField()
 
 
+class PracticeUrlsSerializer(serializers.Serializer):
+    play = serializers.CharField(help_text="the Play page (the session plays in the new place)")
+    live = serializers.CharField(help_text="the live page")
+    results = serializers.CharField(help_text="the results page")
+    socket = serializers.CharField(help_text="the player's WebSocket path")
+    records = serializers.CharField(help_text="the place's game records (JSON Lines)")
+
+
+class PracticeSerializer(serializers.Serializer):
+    player = serializers.CharField(help_text="the user practising")
+    place = serializers.IntegerField(help_text="the new place's id; the session now plays in it")
+    seat = serializers.IntegerField(min_value=0, max_value=4, help_text="the user's seat")
+    players = serializers.ListField(
+        child=serializers.CharField(), help_text="every player's name in seat order"
+    )
+    game_count = serializers.IntegerField()
+    pace = serializers.FloatField(help_text="seconds between steps")
+    time_limit = serializers.FloatField(help_text="the user's time limit per turn (s)")
+    state = serializers.ChoiceField(
+        choices=["running", "finished"], help_text="running (finished only if it could not wait)"
+    )
+    urls = PracticeUrlsSerializer()
+
+
 class ErrorDetailSerializer(serializers.Serializer):
     code = serializers.ChoiceField(choices=sorted(errors.REGISTRY))
     message = serializers.CharField()
@@ -134,6 +159,35 @@ class LoginFormSerializer(serializers.Serializer):
     name = serializers.CharField(required=False, help_text="user name")
     password = serializers.CharField(required=False)
     place_id = serializers.CharField(required=False, help_text="the place's id")
+
+
+#: A comma-separated list of four house strategies.
+BOTS_PATTERN = (
+    r"^\s*(" + "|".join(STRATEGY_NAMES) + r")\s*(,\s*(" + "|".join(STRATEGY_NAMES) + r")\s*){3}$"
+)
+
+
+class PracticeFormSerializer(serializers.Serializer):
+    name = serializers.CharField(required=False, help_text="user name (else the session's user)")
+    password = serializers.CharField(required=False)
+    bots = serializers.RegexField(
+        BOTS_PATTERN,
+        required=False,
+        help_text="four house strategies, comma-separated (default greedy,greedy,greedy,greedy)",
+    )
+    games = serializers.IntegerField(
+        required=False, min_value=1, max_value=practice.MAX_GAMES, help_text="default 5"
+    )
+    pace = serializers.FloatField(
+        required=False, min_value=0, max_value=practice.MAX_PACE, help_text="seconds; default 0"
+    )
+    time_limit = serializers.FloatField(
+        required=False,
+        min_value=0.05,
+        max_value=practice.MAX_TIME_LIMIT,
+        help_text="seconds per turn; default 10",
+    )
+    seed = serializers.CharField(required=False, max_length=64, help_text="reproducible deals")
 
 
 CardsFormSerializer = type(
@@ -173,6 +227,18 @@ XML_RANKS = (
 XML_RESULT = (
     _DECL + '<hash>\n  <result>play</result>\n  <reason nil="true"/>\n'
     '  <reset-place type="boolean">false</reset-place>\n</hash>\n'
+)
+XML_PRACTICE = (
+    _DECL + '<hash>\n  <player>User1</player>\n  <place type="integer">27</place>\n'
+    '  <seat type="integer">2</seat>\n  <players type="array">\n'
+    "    <player>house-greedy-1</player>\n    <player>house-greedy-2</player>\n"
+    "    <player>User1</player>\n    <player>house-greedy-3</player>\n"
+    "    <player>house-greedy-4</player>\n  </players>\n"
+    '  <game-count type="integer">5</game-count>\n  <pace type="float">0.0</pace>\n'
+    '  <time-limit type="float">10.0</time-limit>\n  <state>running</state>\n  <urls>\n'
+    "    <play>/operations</play>\n    <live>/places/27/</live>\n"
+    "    <results>/places/27/results</results>\n    <socket>/ws/places/27/</socket>\n"
+    "    <records>/places/27/records.jsonl</records>\n  </urls>\n</hash>\n"
 )
 XML_LOGGED_IN = (
     _DECL + '<hash>\n  <player>User1</player>\n  <place type="integer">26</place>\n</hash>\n'
@@ -431,6 +497,78 @@ def logout_spec(fmt: str | None) -> dict:
     return spec
 
 
+def practice_spec(fmt: str | None) -> dict:
+    fields = [
+        OpenApiParameter(name, schema, OpenApiParameter.QUERY, description=text)
+        for name, schema, text in (
+            ("name", OpenApiTypes.STR, "user name (or in the form body); else the session's user"),
+            ("password", OpenApiTypes.STR, "password (or in the form body)"),
+            (
+                "bots",
+                {"type": "string", "pattern": BOTS_PATTERN},
+                "four house strategies, comma-separated: " + ", ".join(STRATEGY_NAMES),
+            ),
+            ("games", OpenApiTypes.INT, f"games to play, 1 to {practice.MAX_GAMES} (default 5)"),
+            ("pace", OpenApiTypes.NUMBER, f"seconds between steps, 0 to {practice.MAX_PACE:g}"),
+            ("time_limit", OpenApiTypes.NUMBER, "the time limit per turn (s), default 10"),
+            ("seed", OpenApiTypes.STR, "reproducible deals and house moves"),
+        )
+    ]
+    if fmt:
+        done = _document(fmt, PracticeSerializer, XML_PRACTICE, "the place, started")
+    else:
+        done = {
+            (302, HTML_TYPE): OpenApiResponse(
+                None, "a form client: to /operations, the Play page of the new place"
+            ),
+            (200, JSON_TYPE): OpenApiResponse(
+                PracticeSerializer, "the place, started (Accept: application/json)"
+            ),
+        }
+    return {
+        "post": extend_schema(
+            operation_id=_op("", "practice", fmt, "post"),
+            summary=f"practise against the house bots (practice{_suffix(fmt)})",
+            description=(
+                "Creates a place of the user and four house bots (strategies played by the "
+                "server itself), starts it and logs the session in to it as after /login. The "
+                "user is the one name and password give (checked as /login checks them), or "
+                "else the session's. The user sits in a random seat; at pace 0 the house bots "
+                "have played until the user's first turn when the answer comes. A user may have "
+                "a few unfinished practice places at a time."
+            ),
+            tags=["login"],
+            auth=[],
+            parameters=[*fields, _LOCATION, _RETRY_AFTER],
+            request={t: PracticeFormSerializer for t in FORM_TYPES},
+            responses={
+                **done,
+                **_errors(
+                    fmt,
+                    {
+                        **_BODY_ERRORS,
+                        400: [
+                            (errors.INVALID_PARAMETER, "games, pace, time_limit, seed or bots"),
+                            (errors.UNKNOWN_STRATEGY, "a name in bots is no house strategy"),
+                            (errors.BAD_REQUEST, "an unreadable body"),
+                        ],
+                        401: [
+                            (errors.LOGIN_FAILED, "wrong name or password"),
+                            (
+                                errors.NOT_LOGGED_IN,
+                                "no name and no logged-in session (a page client: 302 to /login)",
+                            ),
+                        ],
+                        405: [(errors.METHOD_NOT_ALLOWED, "only POST")],
+                        409: [(errors.TOO_MANY_PRACTICES, "too many unfinished practice places")],
+                        429: [(errors.TOO_MANY_ATTEMPTS, "wait Retry-After seconds")],
+                    },
+                ),
+            },
+        )
+    }
+
+
 def operations_spec() -> dict:
     return {
         "get": extend_schema(
@@ -479,6 +617,8 @@ def _spec(route, prefix: str, fmt: str | None) -> dict:
         return logout_spec(fmt)
     if route.name == "operations":
         return operations_spec()
+    if route.name == "practice":
+        return practice_spec(fmt)
     if route.name == "legal_plays":
         return legal_plays_spec()
     raise LookupError(f"no description of {route.name}")

@@ -16,12 +16,13 @@ from __future__ import annotations
 import re
 
 from django.contrib import messages
-from django.contrib.auth import authenticate
+from django.contrib.auth import authenticate, get_user
 from django.contrib.auth import login as auth_login
 from django.contrib.auth import logout as auth_logout
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
+from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.renderers import JSONRenderer
@@ -41,6 +42,8 @@ from places.presentation.cards import card_label
 from places.presentation.strings import page_strings
 from places.reads import documents
 from places.reads.seats import seat_of
+from places.services import practice
+from places.services.house import STRATEGY_NAMES
 
 OPERATIONS_URL = "/operations"
 LOGIN_URL = "/login"
@@ -144,15 +147,9 @@ class LoginView(ApiView):
         return formats.document(kind, {"player": user.get_username(), "place": place_id})
 
     def failure(self, request, refused) -> HttpResponse:
-        if self.client(request) != HTML or refused.code not in (
-            errors.LOGIN_FAILED,
-            errors.TOO_MANY_ATTEMPTS,
-        ):
+        if self.client(request) != HTML or refused.code not in LOGIN_PAGE_CODES:
             return super().failure(request, refused)
-        response = _login_page(request, status=refused.status, error=refused.message)
-        for key, value in refused.headers.items():
-            response[key] = value
-        return response
+        return _login_page_refusal(request, refused)
 
 
 class LoginFormView(LoginView):
@@ -160,6 +157,17 @@ class LoginFormView(LoginView):
 
     def get(self, request) -> HttpResponse:
         return _login_page(request._request)
+
+
+#: A person's failed login is answered with the login page again, and its message.
+LOGIN_PAGE_CODES = (errors.LOGIN_FAILED, errors.TOO_MANY_ATTEMPTS)
+
+
+def _login_page_refusal(request: HttpRequest, refused: errors.Refused) -> HttpResponse:
+    response = _login_page(request, status=refused.status, error=refused.message)
+    for key, value in refused.headers.items():
+        response[key] = value
+    return response
 
 
 def _login_page(request: HttpRequest, status: int = 200, error: str = "") -> HttpResponse:
@@ -173,21 +181,27 @@ def _login_page(request: HttpRequest, status: int = 200, error: str = "") -> Htt
         "name": name[:_MAX_NAME],
         "place_id": place_id[:20],
         "error": error,
+        "practice": practice_form(),
     }
     return render(request, "api/login.html", context, status=status)
 
 
-def _authenticate_player(request: HttpRequest, name: str, password: str, place_text: str):
-    """``(user, place_id)`` if the password is right and the user plays in that place."""
+def _authenticate(request: HttpRequest, name: str, password: str):
+    """The user if the name and password are right (Django's ``authenticate``), else None."""
     if (
         not name
         or len(name) > _MAX_NAME
         or len(password) > _MAX_PASSWORD
         or "\x00" in name + password  # PostgreSQL refuses NUL in text
     ):
-        return None, None
+        return None
+    return authenticate(request, username=name, password=password)
+
+
+def _authenticate_player(request: HttpRequest, name: str, password: str, place_text: str):
+    """``(user, place_id)`` if the password is right and the user plays in that place."""
     m = _PLACE_ID.fullmatch(place_text)
-    user = authenticate(request, username=name, password=password)
+    user = _authenticate(request, name, password)
     if user is None or m is None:
         return None, None
     place_id = int(m.group(1))
@@ -216,6 +230,118 @@ class LogoutView(ApiView):
         if self.client(request) == HTML:
             return HttpResponseRedirect(LOGIN_URL)
         return HttpResponse(status=204)
+
+
+# -- practice against the house bots -------------------------------------------------------
+
+
+class PracticeView(ApiView):
+    """``POST /practice`` (and ``.json``/``.xml``): a place of the user and four house bots.
+
+    The user is the session's (any logged-in user), or the one ``name`` and
+    ``password`` name, checked as ``/login`` checks them (the same limits on
+    failures). The place is started and the session then plays in it, as after
+    ``/login``: a bot goes on with the same cookie, a person lands on the Play page.
+    """
+
+    authentication_classes: list = []
+
+    def post(self, request) -> HttpResponse:
+        dj = request._request
+        options = _practice_options(dj)
+        services.check_practice(**options)  # bad settings cost no password check
+        name = params.field(dj, "name")
+        if name:
+            throttle.check(throttle.address_of(dj), name)
+            user = _authenticate(dj, name, params.field(dj, "password"))
+            if user is None:
+                raise errors.Refused(errors.LOGIN_FAILED, "wrong name or password")
+        elif (session_user := get_user(dj)).is_authenticated:
+            user = session_user  # (the route takes anyone: DRF left request.user anonymous)
+        else:
+            raise errors.Refused(
+                errors.NOT_LOGGED_IN, "log in first, or send name and password with the request"
+            )
+        done = services.start_practice(user.pk, **options)
+        if name:
+            auth_login(dj, user)  # a new session key: no fixation
+        dj.session[sessions.PLACE_KEY] = done.place.id
+        kind = self.client(dj)
+        if kind == HTML:
+            return HttpResponseRedirect(OPERATIONS_URL)
+        return formats.document(kind, practice_document(done))
+
+    def failure(self, request, refused) -> HttpResponse:
+        if self.client(request) == HTML:
+            if refused.code == errors.NOT_LOGGED_IN:
+                return HttpResponseRedirect(LOGIN_URL)
+            if refused.code in LOGIN_PAGE_CODES:  # the login page's practice form
+                return _login_page_refusal(request, refused)
+        return super().failure(request, refused)
+
+
+def _practice_options(request: HttpRequest) -> dict:
+    """The practice's settings as the request gives them (absent: the defaults)."""
+    options: dict = {}
+    bots = [b.strip() for value in params.values(request, "bots") for b in value.split(",")]
+    if any(bots):
+        options["bots"] = bots
+    for key, parameter, kind in (
+        ("game_count", "games", int),
+        ("pace", "pace", float),
+        ("time_limit", "time_limit", float),
+    ):
+        text = params.field(request, parameter).strip()
+        if not text:
+            continue
+        try:
+            options[key] = kind(text[:40])
+        except ValueError:
+            raise errors.Refused(
+                errors.INVALID_PARAMETER, f"{parameter}: a number, not {text[:40]!r}"
+            ) from None
+    seed = params.field(request, "seed")
+    if seed:
+        options["seed"] = seed
+    return options
+
+
+def practice_document(done: services.Practice) -> dict:
+    """The answer to a practice: who plays where, and where to look (wire order)."""
+    place = done.place
+    return {
+        "player": done.player,
+        "place": place.id,
+        "seat": done.seat,
+        "players": done.players,
+        "game_count": place.game_count,
+        "pace": place.pace,
+        "time_limit": place.time_limit,
+        "state": place.state,
+        "urls": {
+            "play": OPERATIONS_URL,
+            "live": f"/places/{place.id}/",
+            "results": f"/places/{place.id}/results",
+            "socket": f"/ws/places/{place.id}/",
+            "records": f"/places/{place.id}/records.jsonl",
+        },
+    }
+
+
+def practice_form() -> dict:
+    """The choices of the practice form (the Play page and the login page), for a person."""
+    return {
+        "seats": range(1, practice.HOUSE_SEATS + 1),
+        "strategies": STRATEGY_NAMES,
+        "default_bot": practice.DEFAULT_BOTS[0],
+        "games": 3,
+        "max_games": practice.MAX_GAMES,
+        # a person follows the house's moves at a pace, and thinks longer than a bot
+        "paces": [("0", _("at once")), ("0.5", "0.5 s"), ("1", "1 s"), ("2", "2 s")],
+        "pace": "0.5",
+        "time_limit": 60,
+        "max_time_limit": int(practice.MAX_TIME_LIMIT),
+    }
 
 
 # -- reading the game --------------------------------------------------------------------
@@ -339,6 +465,7 @@ class OperationsView(ApiView):
             "my_turn": info["turn_player"] == me,
             "card_fields": [f"card_{i}" for i in range(FORM_CARD_FIELDS)],
             "documents": list(DOCUMENT_VIEWS),
+            "practice": practice_form(),
             # the interactive part after the form: the scripts' settings and words
             "config": {
                 "place": place_id,

@@ -214,6 +214,10 @@ LOGIN_ADDRESS_FAILURE_LIMIT = int(env_str("LOGIN_ADDRESS_FAILURE_LIMIT", "50"))
 LOGIN_NAME_FAILURE_LIMIT = int(env_str("LOGIN_NAME_FAILURE_LIMIT", "20"))
 LOGIN_FAILURE_WINDOW = float(env_str("LOGIN_FAILURE_WINDOW", "300"))
 
+# Practice against the house bots (POST /practice): the unfinished practice places a user
+# may have at a time (each costs the server its house bots' moves).
+PRACTICE_PLACES_PER_USER = int(env_str("PRACTICE_PLACES_PER_USER", "3"))
+
 # --- I18n -------------------------------------------------------------------
 
 LANGUAGE_CODE = "en"

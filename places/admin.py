@@ -25,6 +25,7 @@ from places.models import (
     PLAYERS_PER_PLACE,
     Game,
     Hand,
+    HouseBot,
     Place,
     PlaceEvent,
     Player,
@@ -33,6 +34,7 @@ from places.models import (
 )
 from places.presentation import cards as shown
 from places.reads.position import finished_games, state_of
+from places.services import house as house_bots
 
 
 def _waiting(place: Place | None) -> bool:
@@ -272,6 +274,42 @@ class PlaceAdmin(admin.ModelAdmin):
             raise PermissionDenied
         self._run(request, Place.objects.filter(pk=place.pk), change, done)
         return HttpResponseRedirect(reverse("admin:places_place_change", args=[place.pk]))
+
+
+# -- house bots ------------------------------------------------------------------------------
+
+
+class HouseBotForm(forms.ModelForm):
+    strategy = forms.ChoiceField(choices=[(n, n) for n in house_bots.STRATEGY_NAMES])
+
+    class Meta:
+        model = HouseBot
+        fields = ("user", "strategy")
+
+
+@admin.register(HouseBot)
+class HouseBotAdmin(admin.ModelAdmin):
+    """Users the server plays itself. Saving makes the user a house bot through the service,
+    which also makes its password unusable; seat them in places like any other user."""
+
+    form = HouseBotForm
+    list_display = ("user", "strategy")
+    list_filter = ("strategy",)
+    search_fields = ("user__username",)
+    autocomplete_fields = ("user",)
+
+    def get_readonly_fields(self, request, obj=None):
+        return ("user",) if obj is not None else ()
+
+    def save_model(self, request, obj: HouseBot, form, change: bool) -> None:
+        house_bots.make_house_user(obj.user.get_username(), obj.strategy)
+
+    def delete_model(self, request, obj: HouseBot) -> None:
+        house_bots.release_house_user(obj.user_id)
+
+    def delete_queryset(self, request, queryset: QuerySet) -> None:
+        for user_id in queryset.values_list("user_id", flat=True):
+            house_bots.release_house_user(user_id)
 
 
 # -- the record: read-only --------------------------------------------------------------

@@ -67,6 +67,12 @@ INVALID_PLACE = _define("INVALID_PLACE", 400, "the place cannot be made so")
 ALREADY_STARTED = _define("ALREADY_STARTED", 409, "the place has already been started")
 TURN_OPEN = _define("TURN_OPEN", 409, "a turn is open: waiting for the player")
 
+# -- practice against the house bots -----------------------------------------------------
+UNKNOWN_STRATEGY = _define("UNKNOWN_STRATEGY", 400, "no house strategy of that name")
+TOO_MANY_PRACTICES = _define(
+    "TOO_MANY_PRACTICES", 409, "too many unfinished practice places: finish one first"
+)
+
 # -- the request itself -------------------------------------------------------------------
 BAD_REQUEST = _define("BAD_REQUEST", 400, "the request cannot be read")
 INVALID_PARAMETER = _define("INVALID_PARAMETER", 400, "a parameter has no valid value")

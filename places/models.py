@@ -103,6 +103,29 @@ class Player(models.Model):
         return self.user.get_username()
 
 
+class HouseBot(models.Model):
+    """A user the server plays itself (a house bot): no process, no socket, no password.
+
+    When a turn of theirs opens, the server plays the named sample strategy
+    (``bots.strategies.STRATEGIES``) in the same change (``places/services/house.py``).
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="house_bot",
+    )
+    strategy = models.CharField(_("strategy"), max_length=32)
+
+    class Meta:
+        ordering = ["user__username"]
+        verbose_name = _("house bot")
+
+    def __str__(self) -> str:
+        return f"{self.user.get_username()} ({self.strategy})"
+
+
 class Game(models.Model):
     """One deal of a place, played until every player has a rank."""
 

@@ -2,7 +2,8 @@
 
 A started place's seats never change, so they are kept per process once it has
 started (a bot's every request asks); a waiting place's are read afresh, since
-the admin may still re-seat it.
+the admin may still re-seat it. A house bot's strategy is read with its seat: a
+place keeps the strategies its seats were read with.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from places import errors
-from places.models import PLAYERS_PER_PLACE, Place, Player
+from places.models import PLAYERS_PER_PLACE, HouseBot, Place, Player
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +20,8 @@ class Seat:
     player_id: int
     user_id: int
     name: str
+    #: The strategy the server plays for a house bot (``places.models.HouseBot``); "" otherwise.
+    house: str = ""
 
 
 _cache: dict[int, tuple[Seat, ...]] = {}
@@ -35,13 +38,22 @@ def seats_of(place_id: int) -> tuple[Seat, ...]:
     if seats is None:
         players = list(
             Player.objects.filter(place_id=place_id)
-            .select_related("user", "place")
+            .select_related("user__house_bot", "place")
             .order_by("seat")
         )
-        seats = tuple(Seat(p.seat, p.id, p.user_id, p.user.get_username()) for p in players)
+        seats = tuple(
+            Seat(p.seat, p.id, p.user_id, p.user.get_username(), _house(p.user)) for p in players
+        )
         if len(seats) == PLAYERS_PER_PLACE and players[0].place.state != Place.State.WAITING:
             _cache[place_id] = seats
     return seats
+
+
+def _house(user) -> str:
+    try:
+        return user.house_bot.strategy
+    except HouseBot.DoesNotExist:
+        return ""
 
 
 def seat_of(place_id: int, user_id: int) -> Seat:

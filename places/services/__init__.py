@@ -8,6 +8,7 @@ what they return, or the ``places.errors.Refused`` they raise.
 
 from places.services.lifecycle import next_turn, resume, run_due, schedule_start, start_place
 from places.services.moves import MAX_CARDS, PostResult, post_cards
+from places.services.practice import Practice, check_practice, start_practice
 from places.services.setup import (
     EDITABLE_WHEN_STARTED,
     FIXED_WHEN_STARTED,
@@ -21,6 +22,8 @@ __all__ = [
     "FIXED_WHEN_STARTED",
     "MAX_CARDS",
     "PostResult",
+    "Practice",
+    "check_practice",
     "create_place",
     "edit_place",
     "next_turn",
@@ -30,4 +33,5 @@ __all__ = [
     "run_due",
     "schedule_start",
     "start_place",
+    "start_practice",
 ]

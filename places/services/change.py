@@ -30,6 +30,7 @@ from places.models import Game, Hand, Place, PlaceEvent, Rank, Turn
 from places.reads.position import Position
 from places.reads.seats import seats_of
 from places.realtime import broadcast, wake
+from places.services import house
 from places.wire import events as wire
 from places.wire.codec import compact
 from places.wire.records import order_name
@@ -157,6 +158,25 @@ class Change:
         seed = self.place.seed or None
         self.state, events, deal = engine.step(self.state, lambda no: game_rng(seed, no))
         self.record(events, deal)
+        self.play_house()
+
+    def play_house(self) -> None:
+        """A house seat's turn just opened: the server plays it now, as a post would.
+
+        So the step that opens a house turn also settles it: at a positive pace
+        the next step waits for the pace as after any move, at pace 0 ``run_on``
+        goes on until a player over the wire must act.
+        """
+        state = self.state
+        if not state.needs_action:
+            return
+        seat = self.seats[state.game.turn]
+        if not seat.house:
+            return
+        move = house.decide(seat.house, state.game, seat.no, self.place.seed)
+        self.submitted = move.written
+        self.apply(move.action, seat.no)
+        self.submitted = []
 
     def apply(self, action, seat: int) -> TurnResult:
         """``action(state, seat)``: an engine function (it refuses a seat out of turn)."""

@@ -137,6 +137,43 @@ def test_login_describes_its_fields_429_and_retry_after(schema):
     }
 
 
+def test_practice_describes_its_answer_its_parameters_and_its_errors(schema):
+    for suffix in SUFFIXES:
+        assert set(schema["paths"][f"/practice{suffix}"]) == {"post"}
+    op = schema["paths"]["/practice.json"]["post"]
+    assert {p["name"] for p in op["parameters"] if p["in"] == "query"} == {
+        "name",
+        "password",
+        "bots",
+        "games",
+        "pace",
+        "time_limit",
+        "seed",
+    }
+    assert set(op["responses"]) >= {"200", "400", "401", "403", "405", "409", "429"}
+    assert op["responses"]["200"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/Practice"
+    }
+    practice = schema["components"]["schemas"]["Practice"]
+    assert list(practice["properties"]) == [
+        "player",
+        "place",
+        "seat",
+        "players",
+        "game_count",
+        "pace",
+        "time_limit",
+        "state",
+        "urls",
+    ]
+    assert "UNKNOWN_STRATEGY" in op["responses"]["400"]["description"]
+    assert "TOO_MANY_PRACTICES" in op["responses"]["409"]["description"]
+    plain = schema["paths"]["/practice"]["post"]["responses"]
+    assert "Location" in plain["302"]["headers"]
+    xml = schema["paths"]["/practice.xml"]["post"]["responses"]["200"]["content"]
+    assert '<players type="array">' in xml["application/xml"]["examples"]["Document"]["value"]
+
+
 def test_the_place_info_shape_keeps_the_contract_keys_first(schema):
     props = list(schema["components"]["schemas"]["PlaceInfo"]["properties"])
     assert props[:3] == ["game_count", "player_count", "player_infos"]

@@ -27,8 +27,8 @@ def test_the_first_form_posts_card_0_to_card_13_to_post_cards(alice):
     assert response.status_code == 200
     assert response["Content-Type"] == "text/html; charset=utf-8"
     page_forms = forms(body(response))
-    # Mechanize bots submit page.forms.first; the header's language form comes last
-    assert [f.action for f in page_forms[1:]] == ["/i18n/setlang/"]
+    # Mechanize bots submit page.forms.first; practice comes after, the header's language form last
+    assert [f.action for f in page_forms[1:]] == ["/practice", "/i18n/setlang/"]
     form = page_forms[0]
     assert (form.action, form.method) == ("/operations/post_cards", "post")
     assert list(form.fields) == [f"card_{i}" for i in range(14)]

@@ -7,9 +7,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.messages import get_messages
 
 from places import services
-from places.models import Game, Place, PlaceEvent, Rank, Turn
+from places.models import Game, HouseBot, Place, PlaceEvent, Rank, Turn
 from places.reads import documents
 from places.reads.seats import seats_of
+from places.services import house
 
 from .conftest import NAMES
 from .drive import engine_state, play_out
@@ -393,3 +394,37 @@ def test_a_waiting_place_can_be_deleted(admin_client, make_place):
     response = admin_client.post(f"/admin/places/place/{place.id}/delete/", {"post": "yes"})
     assert response.status_code == 302
     assert not Place.objects.filter(pk=place.id).exists()
+
+
+# -- house bots ---------------------------------------------------------------------------------
+
+
+def test_staff_make_a_user_a_house_bot_and_it_loses_its_password(admin_client, users):
+    response = admin_client.post(
+        "/admin/places/housebot/add/", {"user": users[0].id, "strategy": "shedder"}
+    )
+    assert response.status_code == 302
+    users[0].refresh_from_db()
+    assert not users[0].has_usable_password()
+    assert HouseBot.objects.get(user=users[0]).strategy == "shedder"
+    listing = admin_client.get("/admin/places/housebot/")
+    assert listing.status_code == 200 and b"shedder" in listing.content
+
+
+def test_the_house_bot_form_offers_only_the_sample_strategies(admin_client, users):
+    response = admin_client.post(
+        "/admin/places/housebot/add/", {"user": users[0].id, "strategy": "mybot:play"}
+    )
+    assert response.status_code == 200  # the form again, with its error
+    assert not HouseBot.objects.exists()
+    users[0].refresh_from_db()
+    assert users[0].has_usable_password()
+
+
+def test_staff_change_a_house_bots_strategy_and_release_it(admin_client, users):
+    house.make_house_user("alice", "random")
+    url = f"/admin/places/housebot/{users[0].id}/"
+    assert admin_client.post(url + "change/", {"strategy": "greedy"}).status_code == 302
+    assert HouseBot.objects.get(user=users[0]).strategy == "greedy"
+    assert admin_client.post(url + "delete/", {"post": "yes"}).status_code == 302
+    assert not HouseBot.objects.exists()

@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from places import errors, services
-from places.models import Place
+from places.models import HouseBot, Place, Turn
 
 from .conftest import NAMES
 from .drive import play_out
@@ -88,6 +88,54 @@ def test_create_user_refuses_an_empty_password():
 @pytest.mark.django_db
 def test_create_user_needs_a_password():
     assert "--password" in refusal("create_user", "frank")
+
+
+@pytest.mark.django_db
+def test_create_user_house_makes_a_house_bot_nobody_logs_in_as():
+    assert (
+        run("create_user", "hal", "--house", "shedder").strip() == "created house bot hal (shedder)"
+    )
+    hal = get_user_model().objects.get(username="hal")
+    assert not hal.has_usable_password()
+    assert HouseBot.objects.get(user=hal).strategy == "shedder"
+
+
+def test_a_house_bot_made_by_create_user_may_be_seated_like_any_player(users):
+    run("create_user", "hal", "--house", "greedy")
+    out = run("create_place", "With Hal", *PLAYERS[:8], "--player", "hal", "--pace", "0")
+    place = Place.objects.get(pk=int(out))
+    services.start_place(place.id)
+    play_out(place.id, seed=1)  # the four players post; the server plays hal
+    place.refresh_from_db()
+    assert place.state == Place.State.FINISHED
+    hal_turns = Turn.objects.filter(player__user__username="hal")
+    assert hal_turns.exists() and not hal_turns.filter(outcome__in=["", "timeout"]).exists()
+
+
+def test_create_user_house_turns_an_existing_player_into_a_house_bot_and_back(users):
+    assert run("create_user", "alice", "--house", "random").strip() == (
+        "updated house bot alice (random)"
+    )
+    assert not get_user_model().objects.get(username="alice").has_usable_password()
+    run("create_user", "alice", "--password", "again")
+    assert get_user_model().objects.get(username="alice").check_password("again")
+    assert not HouseBot.objects.exists()
+
+
+@pytest.mark.django_db
+def test_create_user_refuses_an_unknown_house_strategy():
+    message = refusal("create_user", "hal", "--house", "grandmaster")
+    assert "grandmaster" in message and "greedy" in message
+    assert not get_user_model().objects.exists()
+
+
+@pytest.mark.django_db
+def test_create_user_takes_a_password_or_a_house_strategy_not_both():
+    assert "not allowed with" in refusal(
+        "create_user", "hal", "--house", "greedy", "--password", "x"
+    )
+    assert "staff" in refusal("create_user", "hal", "--house", "greedy", "--staff")
+    assert not get_user_model().objects.exists()
 
 
 # -- create_place ----------------------------------------------------------------------

@@ -1,24 +1,35 @@
-"""``create_user NAME --password PW [--staff]``: a user, new or with a new password."""
+"""``create_user NAME --password PW [--staff]`` or ``create_user NAME --house STRATEGY``:
+a user, new or changed."""
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError
-from django.db import transaction
 
-from places.management.base import OneLineCommand
+from places.errors import Refused
+from places.management.base import OneLineCommand, refused
+from places.services import house as house_bots
 
 
 class Command(OneLineCommand):
     help = (
         "Create a user, or set an existing user's password "
-        "(and staff flag, when --staff or --no-staff is given)."
+        "(and staff flag, when --staff or --no-staff is given); "
+        "or make the user a house bot, played by the server with a sample strategy (--house)."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("name")
-        parser.add_argument("--password", required=True)
+        how = parser.add_mutually_exclusive_group(required=True)
+        how.add_argument("--password", help="the user logs in with it (and plays over the wire)")
+        how.add_argument(
+            "--house",
+            metavar="STRATEGY",
+            help="the server plays this user itself: "
+            + ", ".join(house_bots.STRATEGY_NAMES)
+            + " (no password: nobody logs in as it)",
+        )
         parser.add_argument(
             "--staff",
             action="store_true",
@@ -29,10 +40,20 @@ class Command(OneLineCommand):
             "--no-staff", dest="staff", action="store_false", default=None, help="no longer staff"
         )
 
-    def handle(self, *args, name: str, password: str, staff: bool | None, **options):
+    def handle(
+        self,
+        *args,
+        name: str,
+        password: str | None,
+        house: str | None,
+        staff: bool | None,
+        **options,
+    ):
         model = get_user_model()
-        if not password:
+        if password is not None and not password:
             raise CommandError("the password must not be empty")
+        if house is not None and staff:
+            raise CommandError("a house bot cannot be staff: nobody logs in as it")
         username_field = model._meta.get_field(model.USERNAME_FIELD)
         try:
             username_field.clean(name, None)
@@ -40,15 +61,16 @@ class Command(OneLineCommand):
             raise CommandError(f"bad user name {name!r}: {' '.join(e.messages)}") from None
         # Bots get whatever password their script gives them: the password
         # validators are for people choosing one in a form.
-        with transaction.atomic():
-            user = model.objects.select_for_update().filter(**{model.USERNAME_FIELD: name}).first()
-            created = user is None
-            if created:
-                user = model(**{model.USERNAME_FIELD: name})
-            user.set_password(password)
-            if staff is not None:
-                user.is_staff = staff
-            user.save()
+        try:
+            if house is not None:
+                user, created = house_bots.make_house_user(name, house)
+            else:
+                user, created = house_bots.make_wire_user(name, password, staff)
+        except Refused as e:
+            raise refused(e) from None
         what = "created" if created else "updated"
+        if house is not None:
+            self.stdout.write(f"{what} house bot {name} ({house})")
+            return
         flag = " (staff)" if user.is_staff else ""
         self.stdout.write(f"{what} user {name}{flag}")

@@ -2,7 +2,9 @@
 
 Creates (or reuses) a staff user and five bot users, a demo place at a pace a
 person can follow, starts daphne and the bots as child processes and prints
-where to look. When the place ends, a new one starts with the same bots.
+where to look. Two bots play over the wire (processes of ``python -m bots``,
+so the demo still shows the protocol); three are house bots, played by the
+server itself. When the place ends, a new one starts with the same bots.
 Ctrl-C stops everything it started.
 """
 
@@ -21,21 +23,28 @@ from django.core.management.base import BaseCommand
 
 from places import services
 from places.models import Place
+from places.services import house
 
 STAFF = ("admin", "admin")
+#: (name, strategy) of the bots over the wire, then of the house bots.
 BOTS = [
     ("shedder-bot", "shedder"),
-    ("greedy-bot-1", "greedy"),
-    ("greedy-bot-2", "greedy"),
-    ("random-bot-1", "random"),
-    ("random-bot-2", "random"),
+    ("greedy-bot", "greedy"),
+]
+HOUSE_BOTS = [
+    ("house-greedy", "greedy"),
+    ("house-random-a", "random"),
+    ("house-random-b", "random"),
 ]
 BOT_PASSWORD = "demo-bot"
 TITLE = "Demo"
 
 
 class Command(BaseCommand):
-    help = "Serve with a demo place played by five sample bots (Ctrl-C stops everything)."
+    help = (
+        "Serve with a demo place played by five sample bots, two over the wire and three "
+        "house bots (Ctrl-C stops everything)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default="127.0.0.1")
@@ -120,22 +129,21 @@ class Command(BaseCommand):
             staff.set_password(STAFF[1])
             staff.save()
         for name, _ in BOTS:
-            user, created = model.objects.get_or_create(username=name)
-            if created or not user.check_password(BOT_PASSWORD):
-                user.set_password(BOT_PASSWORD)
-                user.save()
+            user = model.objects.filter(username=name).first()
+            if user is None or not user.check_password(BOT_PASSWORD):
+                house.make_wire_user(name, BOT_PASSWORD)
+        for name, strategy in HOUSE_BOTS:
+            house.make_house_user(name, strategy)
 
     def _place(self, pace: float, games: int) -> Place:
-        """The demo place still to play, or a new one."""
-        names = [name for name, _ in BOTS]
+        """The demo place still to play (of these bots), or a new one."""
+        names = [name for name, _ in BOTS + HOUSE_BOTS]
         unfinished = (
-            Place.objects.filter(title=TITLE)
-            .exclude(state=Place.State.FINISHED)
-            .order_by("-id")
-            .first()
+            Place.objects.filter(title=TITLE).exclude(state=Place.State.FINISHED).order_by("-id")
         )
-        if unfinished is not None:
-            return unfinished
+        for place in unfinished:
+            if sorted(place.players.values_list("user__username", flat=True)) == sorted(names):
+                return place
         return services.create_place(TITLE, names, game_count=games, pace=pace, time_limit=10)
 
     def _spawn(self, argv: list[str], quiet: bool = False) -> subprocess.Popen:

@@ -1,0 +1,337 @@
+"""POST /practice: a place of the user and four house bots, started, the session playing in it.
+
+Alice practises; the house users are made on demand. Bad input changes nothing:
+no place, no user, the session as it was.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from places import services
+from places.engine.place import IN_GAME
+from places.models import HouseBot, Place, Player
+from places.reads.position import state_of
+from places.reads.seats import seats_of
+from tests.api.helpers import FORM, data, error_json, error_xml, forms, submit
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def alice(db):
+    return get_user_model().objects.create_user("alice", password="alice-pw")
+
+
+def practise(client: Client, path: str = "/practice.json", **fields):
+    return client.post(path, fields)
+
+
+def as_alice(**fields) -> dict:
+    return {"name": "alice", "password": "alice-pw", **fields}
+
+
+def nothing_made() -> bool:
+    return not Place.objects.exists() and not HouseBot.objects.exists()
+
+
+# -- what it makes ------------------------------------------------------------------------------
+
+
+def test_name_and_password_make_a_started_place_of_alice_and_four_greedy_house_bots(client, alice):
+    response = practise(client, **as_alice())
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json; charset=utf-8"
+    doc = data(response)
+    assert list(doc) == [
+        "player",
+        "place",
+        "seat",
+        "players",
+        "game_count",
+        "pace",
+        "time_limit",
+        "state",
+        "urls",
+    ]
+    place = Place.objects.get(pk=doc["place"])
+    assert (doc["player"], doc["game_count"], doc["pace"], doc["time_limit"]) == (
+        "alice",
+        5,
+        0.0,
+        10.0,
+    )
+    assert place.state == doc["state"] == "running"
+    assert doc["players"] == [s.name for s in seats_of(place.id)]
+    assert doc["players"][doc["seat"]] == "alice"
+    house = [n for n in doc["players"] if n != "alice"]
+    assert sorted(house) == [f"house-greedy-{i}" for i in range(1, 5)]
+    assert [s.house for s in seats_of(place.id) if s.name != "alice"] == ["greedy"] * 4
+    assert doc["urls"] == {
+        "play": "/operations",
+        "live": f"/places/{place.id}/",
+        "results": f"/places/{place.id}/results",
+        "socket": f"/ws/places/{place.id}/",
+        "records": f"/places/{place.id}/records.jsonl",
+    }
+
+
+def test_at_pace_0_the_house_has_played_until_alice_must_act(client, alice):
+    doc = data(practise(client, **as_alice()))
+    state = state_of(Place.objects.get(pk=doc["place"]))
+    assert state.phase == IN_GAME and state.needs_action
+    assert state.game.turn == doc["seat"]
+
+
+def test_the_session_then_plays_in_the_new_place_as_after_login(client, alice):
+    doc = data(practise(client, **as_alice()))
+    assert client.session["place_id"] == doc["place"]
+    info = data(client.get("/operations/get_place_info.json"))
+    assert info["turn_player"] == "alice"
+    hand = data(client.get("/get_hand.json"))
+    assert hand  # her own cards, read with the same cookie
+
+
+def test_a_logged_in_user_practises_without_a_password(client, alice):
+    client.force_login(alice)
+    response = practise(client, bots="shedder,random,greedy,shedder", games="2")
+    assert response.status_code == 200
+    doc = data(response)
+    assert doc["game_count"] == 2
+    strategies = {s.name: s.house for s in seats_of(doc["place"])}
+    assert sorted(v for v in strategies.values() if v) == ["greedy", "random", "shedder", "shedder"]
+    assert {"house-shedder-1", "house-shedder-2"} <= set(strategies)
+
+
+def test_a_player_logged_in_to_one_place_moves_to_the_practice(client, alice):
+    first = data(practise(client, **as_alice()))["place"]
+    second = data(practise(client))["place"]  # the session's user, no password
+    assert second != first
+    assert client.session["place_id"] == second
+
+
+def test_bots_may_come_as_repeated_parameters_as_a_form_of_four_selects_sends_them(client, alice):
+    client.force_login(alice)
+    body = "bots=random&bots=greedy&bots=random&bots=shedder"
+    doc = data(client.post("/practice.json", body, content_type=FORM))
+    names = [n for n in doc["players"] if n != "alice"]
+    assert names == ["house-random-1", "house-greedy-1", "house-random-2", "house-shedder-1"]
+
+
+def test_house_users_are_reused_by_the_next_practice(client, alice):
+    first = data(practise(client, **as_alice()))
+    users = get_user_model().objects.count()
+    second = data(practise(client))
+    assert get_user_model().objects.count() == users
+    assert sorted(first["players"]) == sorted(second["players"])
+
+
+def test_a_seed_chooses_the_seat_and_makes_the_deals_and_house_moves_reproducible(client, alice):
+    a = data(practise(client, **as_alice(seed="same", games="1")))
+    b = data(practise(client, seed="same", games="1"))
+    assert a["seat"] == b["seat"]
+    assert a["players"] == b["players"]
+    pa, pb = (Place.objects.get(pk=d["place"]) for d in (a, b))
+    assert pa.engine_state["place"] == pb.engine_state["place"]
+
+
+def test_the_xml_answer_is_a_rails_hash(client, alice):
+    response = practise(client, "/practice.xml", **as_alice())
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert text.startswith(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<hash>\n  <player>alice</player>'
+    )
+    assert '<players type="array">' in text and "<socket>/ws/places/" in text
+
+
+def test_a_form_post_lands_a_person_on_the_play_page(client, alice):
+    client.force_login(alice)
+    response = client.post("/practice", {"games": "1", "pace": "0.5", "time_limit": "60"})
+    assert response.status_code == 302
+    assert response["Location"] == "/operations"
+    place = Place.objects.get(pk=client.session["place_id"])
+    assert (place.game_count, place.pace, place.time_limit) == (1, 0.5, 60.0)
+    page = client.get("/operations")
+    assert page.status_code == 200
+    assert f"Place {place.id}" in page.content.decode()
+
+
+def test_the_house_users_cannot_log_in(client, alice):
+    doc = data(practise(client, **as_alice()))
+    house = next(n for n in doc["players"] if n != "alice")
+    assert not get_user_model().objects.get(username=house).has_usable_password()
+    for password in ("", "house", house):
+        response = Client().post(
+            "/sessions.json", {"name": house, "password": password, "place_id": doc["place"]}
+        )
+        assert response.status_code == 401
+
+
+# -- what it refuses ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fields", "code"),
+    [
+        ({"bots": "greedy,greedy,greedy"}, "INVALID_PARAMETER"),
+        ({"bots": "greedy,greedy,greedy,greedy,greedy"}, "INVALID_PARAMETER"),
+        ({"bots": "greedy,greedy,greedy,grandmaster"}, "UNKNOWN_STRATEGY"),
+        ({"bots": "greedy,greedy,greedy,os:system"}, "UNKNOWN_STRATEGY"),
+        ({"games": "0"}, "INVALID_PARAMETER"),
+        ({"games": "101"}, "INVALID_PARAMETER"),
+        ({"games": "five"}, "INVALID_PARAMETER"),
+        ({"games": "2.5"}, "INVALID_PARAMETER"),
+        ({"pace": "-1"}, "INVALID_PARAMETER"),
+        ({"pace": "nan"}, "INVALID_PARAMETER"),
+        ({"pace": "11"}, "INVALID_PARAMETER"),
+        ({"time_limit": "0"}, "INVALID_PARAMETER"),
+        ({"time_limit": "inf"}, "INVALID_PARAMETER"),
+        ({"seed": "s" * 65}, "INVALID_PARAMETER"),
+    ],
+)
+def test_bad_settings_are_refused_with_a_stable_code_and_change_nothing(
+    client, alice, fields, code
+):
+    response = practise(client, **as_alice(**fields))
+    assert response.status_code == 400
+    error_json(code, response)
+    assert nothing_made()
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_wrong_password_is_login_failed_and_changes_nothing(client, alice):
+    response = practise(client, **as_alice(password="guess"))
+    assert response.status_code == 401
+    error_json("LOGIN_FAILED", response)
+    assert nothing_made()
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_house_users_name_with_any_password_is_login_failed(client, alice):
+    data(practise(client, **as_alice()))  # makes house-greedy-1 … 4
+    response = practise(Client(), name="house-greedy-1", password="")
+    error_json("LOGIN_FAILED", response)
+
+
+def test_without_a_session_or_a_name_it_is_not_logged_in(client, alice):
+    response = practise(client)
+    assert response.status_code == 401
+    error_json("NOT_LOGGED_IN", response)
+    error_xml("NOT_LOGGED_IN", practise(client, "/practice.xml"))
+    assert nothing_made()
+
+
+def test_a_page_client_without_a_session_is_sent_to_log_in(client, alice):
+    response = client.post("/practice", {"games": "1"})
+    assert response.status_code == 302
+    assert response["Location"] == "/login"
+    assert nothing_made()
+
+
+def test_failed_passwords_count_as_failed_logins_and_then_wait(client, alice, settings):
+    settings.LOGIN_FAILURE_LIMIT = 2
+    for _ in range(2):
+        assert practise(client, **as_alice(password="guess")).status_code == 401
+    response = practise(client, **as_alice())  # the right password, too late
+    assert response.status_code == 429
+    error_json("TOO_MANY_ATTEMPTS", response)
+    assert int(response["Retry-After"]) >= 1
+    assert nothing_made()
+
+
+def test_failures_at_practice_and_at_login_are_one_count(client, alice, settings):
+    settings.LOGIN_FAILURE_LIMIT = 2
+    practise(client, **as_alice(password="guess"))
+    client.post("/sessions.json", {"name": "alice", "password": "guess", "place_id": "1"})
+    assert client.post("/sessions.json", as_alice(place_id="1")).status_code == 429
+
+
+def test_a_user_may_keep_only_a_few_practices_unfinished(client, alice, settings):
+    settings.PRACTICE_PLACES_PER_USER = 2
+    client.force_login(alice)
+    for _ in range(2):
+        assert practise(client).status_code == 200
+    response = practise(client)
+    assert response.status_code == 409
+    error_json("TOO_MANY_PRACTICES", response)
+    assert Place.objects.count() == 2
+    Place.objects.update(state=Place.State.FINISHED)
+    assert practise(client).status_code == 200
+
+
+def test_a_place_of_alice_and_other_people_is_no_practice(client, alice, settings):
+    settings.PRACTICE_PLACES_PER_USER = 1
+    names = ["bob", "carol", "dan", "erin"]
+    for n in names:
+        get_user_model().objects.create_user(n, password="pw")
+    services.create_place("Real", ["alice", *names], game_count=1)
+    client.force_login(alice)
+    assert practise(client).status_code == 200
+
+
+def test_a_post_from_another_site_is_refused(client, alice):
+    client.force_login(alice)
+    response = client.post("/practice.json", {}, HTTP_ORIGIN="https://evil.example")
+    assert response.status_code == 403
+    error_json("CROSS_SITE", response)
+    assert nothing_made()
+
+
+def test_get_is_not_allowed(client, alice):
+    response = client.get("/practice.json")
+    assert response.status_code == 405
+    assert response["Allow"] == "POST"
+    assert not Player.objects.exists()
+
+
+# -- the forms for people -----------------------------------------------------------------------
+
+
+def test_the_play_page_offers_practice_after_its_2011_form(client, alice):
+    client.force_login(alice)
+    practise(client)
+    text = client.get("/operations").content.decode()
+    found = forms(text)
+    assert found[0].action == "/operations/post_cards"  # Mechanize bots submit the first form
+    practice = next(f for f in found if f.action == "/practice")
+    assert practice.method == "post"
+    assert "name" not in practice.fields  # the session's user practises
+    assert text.count('<select name="bots"') == 4
+    assert 'id="btn-practice"' in text
+    assert "Play against the house bots" in text
+
+
+def test_the_login_page_offers_practice_with_a_name_and_password_after_its_login_form(client):
+    found = forms(client.get("/login").content.decode())
+    assert found[0].action == "/sessions"
+    practice = next(f for f in found if f.action == "/practice")
+    assert {"name", "password"} <= set(practice.fields)
+    assert practice.types["password"] == "password"
+
+
+def test_the_login_page_s_practice_form_logs_in_and_lands_on_the_play_page(client, alice):
+    practice = next(
+        f for f in forms(client.get("/login").content.decode()) if f.action == "/practice"
+    )
+    # the selects (not read by the form parser) default to greedy; the pace select to 0.5 s
+    fields = {**practice.fields, "name": "alice", "password": "alice-pw", "pace": "0.5"}
+    response = submit(client, practice, fields)
+    assert response.status_code == 302 and response["Location"] == "/operations"
+    place = Place.objects.get(pk=client.session["place_id"])
+    assert (place.game_count, place.pace, place.time_limit) == (3, 0.5, 60.0)  # for a person
+
+
+def test_the_practice_form_speaks_japanese(client):
+    text = client.get("/login", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "ハウスボットと対戦する" in text and "ボット 4" in text
+
+
+def test_a_person_with_a_wrong_password_gets_the_login_page_again(client, alice):
+    response = client.post("/practice", {"name": "alice", "password": "guess"})
+    assert response.status_code == 401
+    text = response.content.decode()
+    assert "wrong name or password" in text and 'action="/sessions"' in text
+    assert nothing_made()
