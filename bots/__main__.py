@@ -8,7 +8,7 @@ import logging
 from collections.abc import Coroutine
 
 from bots.client import Bot
-from bots.strategies import STRATEGIES
+from bots.strategies import STRATEGIES, resolve
 
 
 def run(main: Coroutine) -> None:
@@ -31,11 +31,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--place", type=int, required=True)
     parser.add_argument("--name", required=True)
     parser.add_argument("--password", required=True)
-    parser.add_argument("--strategy", choices=sorted(STRATEGIES), default="greedy")
+    parser.add_argument(
+        "--strategy",
+        default="greedy",
+        metavar="NAME|MODULE:FUNCTION",
+        help=f"a sample strategy ({', '.join(sorted(STRATEGIES))}) or your own function",
+    )
     parser.add_argument("--transport", choices=["http", "ws"], default="http")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
+    try:
+        strategy = resolve(args.strategy, args.seed)
+    except ValueError as e:
+        parser.error(f"--strategy {e}")
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(asctime)s %(name)s %(message)s",
@@ -45,7 +54,7 @@ def main(argv: list[str] | None = None) -> None:
         args.place,
         args.name,
         args.password,
-        STRATEGIES[args.strategy](args.seed),
+        strategy,
         transport=args.transport,
     )
     try:

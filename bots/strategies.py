@@ -3,10 +3,15 @@
 - ``random``: a random legal play, or a pass.
 - ``greedy``: the weakest legal play, keeping jokers and 2s for later.
 - ``shedder``: plays to empty its hand in few tricks (see its docstring).
+
+One function, three places: a strategy runs unchanged in the arena
+(``python -m bots.arena``), over the wire (``python -m bots --strategy``) and, for the
+sample names, as a house bot the server plays itself. :func:`resolve` names them.
 """
 
 from __future__ import annotations
 
+import importlib
 import random as _random
 from collections.abc import Callable
 
@@ -136,3 +141,26 @@ STRATEGIES: dict[str, Callable[[int | None], Strategy]] = {
     "greedy": greedy_player,
     "shedder": shedder_player,
 }
+
+
+def resolve(spec: str, seed: int | None = None) -> Strategy:
+    """The strategy a spec names: a sample name (made from its factory with ``seed``),
+    or ``module:function`` naming a strategy function importable from here (the
+    current directory is on the path of ``python -m``).
+
+    Raises ``ValueError`` with a reason a command line can show.
+    """
+    if spec in STRATEGIES:
+        return STRATEGIES[spec](seed)
+    module_name, sep, attr = spec.partition(":")
+    if not sep or not module_name or not attr:
+        names = ", ".join(sorted(STRATEGIES))
+        raise ValueError(f"{spec!r}: a sample strategy ({names}) or module:function")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        raise ValueError(f"{spec!r}: cannot import {module_name!r} ({e})") from None
+    function = getattr(module, attr, None)
+    if not callable(function):
+        raise ValueError(f"{spec!r}: {module_name} has no function {attr!r}")
+    return function

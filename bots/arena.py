@@ -1,0 +1,261 @@
+"""The arena: five strategies play many games in this process, on the engine alone.
+
+    python -m bots.arena --player mybot:play --player greedy --player shedder \\
+        --player random --player random --games 1000 --seed 1
+
+No server, no sockets: the rules engine (``places.engine``) deals and referees,
+as the server does, so a strategy that does well here does as well over the wire
+(``python -m bots --strategy mybot:play``) with the very same function. Games are
+played in places (the exchange links a place's games); the seating turns round by
+one seat from place to place, so that luck of the seat cancels out; the deals come
+from ``--seed``, so a run is repeatable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import secrets
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from bots.stats import Interval, mean_interval
+from bots.strategies import STRATEGIES, Strategy, resolve
+from places.engine import events as ev
+from places.engine import place as pl
+from places.engine.cards import DECK_MASK
+from places.engine.deal import game_rng
+
+logger = logging.getLogger(__name__)
+
+PLAYERS = 5
+
+
+@dataclass
+class Entrant:
+    """One of the five players of a run, and what it has done so far."""
+
+    name: str
+    spec: str
+    points: list[int] = field(default_factory=list)  # per game, 4 for 大富豪 … 0
+    ranks: list[int] = field(default_factory=lambda: [0] * PLAYERS)  # games at each rank
+    seats: list[int] = field(default_factory=lambda: [0] * PLAYERS)  # places at each seat
+    misses: int = 0
+    failures: int = 0  # turns the strategy raised or answered no card mask (timed out)
+
+    @property
+    def games(self) -> int:
+        return len(self.points)
+
+    def interval(self) -> Interval:
+        return mean_interval(self.points)
+
+
+def entrant_names(specs: Sequence[str]) -> list[str]:
+    """Each spec's name; a spec given again is another entrant: ``random``, ``random#2``."""
+    seen: dict[str, int] = {}
+    names = []
+    for spec in specs:
+        seen[spec] = seen.get(spec, 0) + 1
+        names.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+    return names
+
+
+def _answer(strategy: Strategy, game) -> int | None | Exception:
+    """What the strategy plays for the seat whose turn it is, or the error it made."""
+    try:
+        mask = strategy(game.hands[game.turn], game.table, game.revolution)
+    except Exception as e:  # a bot author's bug: reported, the run goes on
+        return e
+    if mask is None:
+        return None
+    if isinstance(mask, bool) or not isinstance(mask, int) or mask < 0 or mask & ~DECK_MASK:
+        return TypeError(f"answered {mask!r}, not a card mask or None")
+    return mask
+
+
+def play_place(
+    strategies: Sequence[Strategy],
+    games: int,
+    deal_seed: str,
+    on_game: Callable[[tuple[int, ...]], None],
+    on_failure: Callable[[int, Exception], None],
+) -> list[int]:
+    """Play one place; ``on_game(ranks by seat)`` after each game. Returns misses by seat.
+
+    A strategy that raises, or answers something that is not a card mask, lets its
+    turn time out (a miss, as the server would see a bot that never answered).
+    """
+    state = pl.new_place(games, PLAYERS)
+    misses = [0] * PLAYERS
+    rng_for_game = lambda no: game_rng(deal_seed, no)  # noqa: E731 - one line, used below
+    while state.phase != pl.OVER:
+        if not state.needs_action:
+            state, events, _ = pl.step(state, rng_for_game)
+            for e in events:
+                if isinstance(e, ev.EndGame):
+                    on_game(e.ranks)
+            continue
+        game = state.game
+        seat = game.turn
+        answer = _answer(strategies[seat], game)
+        if isinstance(answer, Exception):
+            on_failure(seat, answer)
+            state, result, _ = pl.time_out(state, seat)
+        elif answer is None:
+            state, result, _ = pl.act(state, seat, ())
+        else:
+            state, result, _ = pl.play_mask(state, seat, answer)
+        if result.outcome == "miss":
+            misses[seat] += 1
+    return misses
+
+
+@dataclass
+class Run:
+    """A run of the arena: who plays, how many games, which seed."""
+
+    specs: Sequence[str]
+    games: int
+    seed: int
+    games_per_place: int = 50
+
+    def places(self) -> list[int]:
+        """Games in each place: full places, then what is left."""
+        full, rest = divmod(self.games, self.games_per_place)
+        return [self.games_per_place] * full + ([rest] if rest else [])
+
+    def play(self, progress: Callable[[int], None] = lambda done: None) -> list[Entrant]:
+        """Play every place; ``progress(games done)`` after each game."""
+        entrants = [
+            Entrant(n, s) for n, s in zip(entrant_names(self.specs), self.specs, strict=True)
+        ]
+        done = 0
+        for no, games in enumerate(self.places()):
+            # place ``no`` seats entrant i at seat (i + no) % 5: each seat in turn
+            seated = [entrants[(seat - no) % PLAYERS] for seat in range(PLAYERS)]
+            strategies = [
+                resolve(e.spec, self.seed * 1_000_003 + no * PLAYERS + i)
+                for i, e in enumerate(seated)
+            ]
+            for seat, e in enumerate(seated):
+                e.seats[seat] += 1
+
+            def on_game(ranks: tuple[int, ...], seated: list[Entrant] = seated) -> None:
+                nonlocal done
+                for seat, rank in enumerate(ranks):
+                    seated[seat].points.append(pl.points_for(rank, PLAYERS))
+                    seated[seat].ranks[rank - 1] += 1
+                done += 1
+                progress(done)
+
+            def on_failure(seat: int, error: Exception, seated: list[Entrant] = seated) -> None:
+                e = seated[seat]
+                if not e.failures:
+                    logger.warning("%s failed (its turns time out): %r", e.name, error)
+                e.failures += 1
+
+            misses = play_place(strategies, games, f"arena:{self.seed}:{no}", on_game, on_failure)
+            for seat, n in enumerate(misses):
+                seated[seat].misses += n
+        return entrants
+
+
+def standings(entrants: Sequence[Entrant]) -> str:
+    """The table the arena prints: best points per game first."""
+    ordered = sorted(entrants, key=lambda e: -e.interval().mean)
+    width = max(len("player"), *(len(e.name) for e in ordered))
+    lines = [
+        f"{'#':>2}  {'player':<{width}}  {'points/game':>11}  {'95% interval':>13}  "
+        f"{'1st':>5} {'2nd':>5} {'3rd':>5} {'4th':>5} {'5th':>5}  {'misses':>6}  {'games':>5}"
+    ]
+    for place, e in enumerate(ordered, 1):
+        i = e.interval()
+        lines.append(
+            f"{place:>2}  {e.name:<{width}}  {i.mean:>11.3f}  {i.low:>6.3f}–{i.high:<6.3f}  "
+            + " ".join(f"{n:>5}" for n in e.ranks)
+            + f"  {e.misses:>6}  {e.games:>5}"
+        )
+        if e.failures:
+            lines.append(f"    {e.name} raised or answered no cards on {e.failures} turns")
+    lines.append(
+        "points: 4 for 大富豪 (1st) … 0 for 大貧民 (5th), par 2.00; 95% interval: "
+        "mean ± 1.96·s/√n, the normal approximation (s the standard deviation, n games)"
+    )
+    return "\n".join(lines)
+
+
+class ProgressBar:
+    """A one-line bar on a terminal (nothing when the stream is not one)."""
+
+    def __init__(self, total: int, stream=sys.stderr, width: int = 30):
+        self.total, self.stream, self.width = total, stream, width
+        self.start = time.perf_counter()
+        self.step = max(1, total // 200)
+
+    def __call__(self, done: int) -> None:
+        if done % self.step and done != self.total:
+            return
+        filled = self.width * done // self.total
+        rate = done / max(time.perf_counter() - self.start, 1e-9)
+        self.stream.write(
+            f"\r[{'#' * filled}{' ' * (self.width - filled)}] {done}/{self.total} games,"
+            f" {rate:,.0f}/s"
+        )
+        if done == self.total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _spec(text: str) -> str:
+    try:
+        resolve(text, 0)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m bots.arena",
+        description="Five strategies play many games in this process, on the engine alone.",
+    )
+    parser.add_argument(
+        "--player",
+        action="append",
+        type=_spec,
+        required=True,
+        metavar="NAME|MODULE:FUNCTION",
+        help=f"five times: a sample strategy ({', '.join(sorted(STRATEGIES))}) or your function",
+    )
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--games-per-place", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=None, help="the same seed, the same games")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    args = parser.parse_args(argv)
+    if len(args.player) != PLAYERS:
+        parser.error(f"--player {PLAYERS} times (got {len(args.player)})")
+    if args.games < 1 or args.games_per_place < 1:
+        parser.error("--games and --games-per-place must be at least 1")
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    run = Run(args.player, args.games, seed, args.games_per_place)
+    show = not args.quiet and sys.stderr.isatty()
+    start = time.perf_counter()
+    entrants = run.play(ProgressBar(args.games) if show else lambda done: None)
+    elapsed = time.perf_counter() - start
+    places = run.places()
+    print(
+        f"{args.games} games in {len(places)} places of up to {args.games_per_place}, seed {seed}"
+        f" (seats turn round place by place), {args.games / elapsed:,.0f} games/s"
+    )
+    print(standings(entrants))
+    if len(places) % PLAYERS:
+        print(f"seats are even only over a multiple of {PLAYERS} places: these sat", end=" ")
+        print("; ".join(f"{e.name} {e.seats}" for e in entrants))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,156 @@
+"""The arena (``bots/arena.py``): in-process games on the engine, fair seats, repeatable."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+
+import pytest
+
+from bots import __main__ as bots_cli
+from bots.arena import Run, entrant_names, main, standings
+from bots.stats import mean_interval
+from bots.strategies import STRATEGIES, resolve
+
+SAMPLES = ["greedy", "shedder", "random", "random", "greedy"]
+
+
+@pytest.fixture
+def my_module(tmp_path, monkeypatch):
+    """A bot author's module in the current directory: ``mybot:play`` passes when it can."""
+    (tmp_path / "mybot.py").write_text(
+        textwrap.dedent(
+            """
+            calls = 0
+
+            def play(hand, table, revolution):
+                global calls
+                calls += 1
+                return None if table is not None else hand & -hand
+
+            def crash(hand, table, revolution):
+                raise RuntimeError("my bug")
+
+            not_a_function = 3
+            """
+        )
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield "mybot"
+    sys.modules.pop("mybot", None)
+
+
+def test_the_same_seed_gives_the_same_standings():
+    first = Run(SAMPLES, games=60, seed=7, games_per_place=20).play()
+    again = Run(SAMPLES, games=60, seed=7, games_per_place=20).play()
+    other = Run(SAMPLES, games=60, seed=8, games_per_place=20).play()
+    assert [e.points for e in first] == [e.points for e in again]
+    assert [e.points for e in first] != [e.points for e in other]
+
+
+def test_every_game_hands_out_ten_points_and_one_of_each_rank():
+    entrants = Run(SAMPLES, games=45, seed=1, games_per_place=10).play()
+    assert all(e.games == 45 for e in entrants)
+    for game in range(45):
+        assert sum(e.points[game] for e in entrants) == 10
+    for rank in range(5):
+        assert sum(e.ranks[rank] for e in entrants) == 45
+
+
+def test_each_entrant_sits_in_each_seat_equally_over_five_places():
+    entrants = Run(SAMPLES, games=50, seed=1, games_per_place=10).play()
+    assert [e.seats for e in entrants] == [[1, 1, 1, 1, 1]] * 5
+
+
+def test_a_spec_given_twice_is_two_entrants():
+    assert entrant_names(SAMPLES) == ["greedy", "shedder", "random", "random#2", "greedy#2"]
+
+
+def test_a_module_function_is_the_strategy_itself(my_module):
+    import mybot
+
+    assert resolve("mybot:play") is mybot.play
+    entrants = Run(["mybot:play", *SAMPLES[1:]], games=10, seed=3, games_per_place=10).play()
+    assert mybot.calls > 0
+    assert entrants[0].games == 10
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["nosuch", "mybot:", ":play", "no_module_here:play", "mybot:missing", "mybot:not_a_function"],
+)
+def test_specs_that_name_no_strategy_are_refused(my_module, spec):
+    with pytest.raises(ValueError):
+        resolve(spec)
+    with pytest.raises(SystemExit) as exit_:
+        main(["--player", spec, *(a for s in SAMPLES[1:] for a in ("--player", s))])
+    assert exit_.value.code == 2
+
+
+def test_the_wire_bot_takes_the_same_specs(my_module, monkeypatch):
+    made = {}
+
+    class FakeBot:
+        turns_played, results = 0, []
+
+        def __init__(self, server, place, name, password, strategy, transport):
+            made["strategy"] = strategy
+
+        async def run(self):
+            return None
+
+    monkeypatch.setattr(bots_cli, "Bot", FakeBot)
+    monkeypatch.setattr(bots_cli, "run", lambda coroutine: coroutine.close())
+    import mybot
+
+    bots_cli.main(["--place", "1", "--name", "a", "--password", "p", "--strategy", "mybot:play"])
+    assert made["strategy"] is mybot.play
+    with pytest.raises(SystemExit):
+        bots_cli.main(["--place", "1", "--name", "a", "--password", "p", "--strategy", "nosuch"])
+
+
+def test_a_strategy_that_raises_times_out_and_is_reported(my_module, caplog):
+    entrants = Run(["mybot:crash", *SAMPLES[1:]], games=5, seed=2, games_per_place=5).play()
+    crashing = entrants[0]
+    assert crashing.failures > 0
+    assert crashing.misses >= crashing.failures  # each failure is a timeout, a miss
+    assert "mybot:crash failed" in caplog.text
+    assert "mybot:crash raised or answered no cards" in standings(entrants)
+
+
+def test_the_command_prints_the_standings(capsys):
+    main(
+        [
+            "--games",
+            "20",
+            "--games-per-place",
+            "10",
+            "--seed",
+            "5",
+            "--quiet",
+            *(a for s in SAMPLES for a in ("--player", s)),
+        ]
+    )
+    out = capsys.readouterr().out
+    assert "20 games in 2 places" in out and "seed 5" in out
+    for name in ["greedy", "shedder", "random", "random#2", "greedy#2"]:
+        assert f" {name} " in out
+    assert "95% interval" in out
+
+
+def test_five_players_exactly():
+    with pytest.raises(SystemExit):
+        main(["--player", "greedy", "--games", "5"])
+
+
+def test_the_interval_of_a_known_sample():
+    # mean 2, sample sd sqrt(2.5) = 1.5811, n 5: 1.96 * 1.5811 / sqrt(5) = 1.3859
+    i = mean_interval([0, 1, 2, 3, 4])
+    assert i.mean == 2
+    assert i.half_width == pytest.approx(1.38590, abs=1e-4)
+    assert mean_interval([3]).low == mean_interval([3]).high == 3
+
+
+def test_every_sample_strategy_is_resolved_by_name():
+    for name in STRATEGIES:
+        assert callable(resolve(name, 1))
