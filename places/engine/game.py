@@ -95,6 +95,26 @@ class GameState:
             setattr(new, name, value)
         return new
 
+    def settled(self, hands: tuple[int, ...], passed: int, turn: int) -> GameState:
+        """The state after a pass or a play that keeps the trick going: READY for ``turn``.
+
+        The hot path of every game (most turns end so): written out, with no
+        keyword arguments to unpack.
+        """
+        new = _new_state(GameState)
+        new.game_no = self.game_no
+        new.hands = hands
+        new.phase = READY
+        new.turn = turn
+        new.table = self.table
+        new.revolution = self.revolution
+        new.trick_revolutions = self.trick_revolutions
+        new.passed = passed
+        new.last_player = self.last_player
+        new.ranks = self.ranks
+        new.turn_no = self.turn_no
+        return new
+
     @property
     def players(self) -> int:
         return len(self.hands)
@@ -178,7 +198,7 @@ def advance(state: GameState) -> tuple[GameState, list[Event]]:
     if state.phase != READY:
         raise NoTurnOpen(f"the game is {state.phase}, not between turns")
     hands = state.hands
-    if sum(1 for h in hands if h) <= 1:
+    if hands.count(0) >= len(hands) - 1:  # one holder or none: the game is over
         holding = [s for s, h in enumerate(hands) if h]
         ranks = list(state.ranks)
         events: list[Event] = []
@@ -191,7 +211,9 @@ def advance(state: GameState) -> tuple[GameState, list[Event]]:
         events.append(EndGame(state.game_no, state.revolution, tuple(ranks)))
         return new, events
     table = () if state.table is None else state.table.cards
-    new = state.replace(phase=TURN_OPEN, turn_no=state.turn_no + 1)
+    new = state.settled(hands, state.passed, state.turn)
+    new.phase = TURN_OPEN
+    new.turn_no = state.turn_no + 1
     return new, [StartTurn(state.turn, table, state.revolution)]
 
 
@@ -303,14 +325,10 @@ def _play(state: GameState, seat: int, play: Play) -> tuple[GameState, TurnResul
         new = _reset(state.replace(trick_revolutions=trick_revs), hands=tuple(hands), turn=seat)
         result = TurnResult(seat, "play", None, cards, True, 0, False, flip)
         return new, result, [EndTurn(seat, cards, True)]
-    new = state.replace(
-        hands=tuple(hands),
-        table=play,
-        last_player=seat,
-        trick_revolutions=trick_revs,
-        phase=READY,
-        turn=nxt,
-    )
+    new = state.settled(tuple(hands), state.passed, nxt)
+    new.table = play
+    new.last_player = seat
+    new.trick_revolutions = trick_revs
     return new, TurnResult(seat, "play", None, cards, False, 0), [EndTurn(seat, cards, False)]
 
 
@@ -325,7 +343,7 @@ def _pass(state: GameState, seat: int) -> tuple[GameState, TurnResult, list[Even
         return new, result, [EndTurn(seat, (), True)]
     # rule 5: the next holder who has not passed (the leader comes round again)
     nxt = _next_holding(state.hands, seat, passed)
-    new = state.replace(passed=passed, phase=READY, turn=nxt)
+    new = state.settled(state.hands, passed, nxt)
     return new, TurnResult(seat, "pass", None, (), False, 0), [EndTurn(seat, (), False)]
 
 
