@@ -283,18 +283,18 @@ def _next_holding(hands: Sequence[int], seat: int, skip: int = 0) -> int:
     return seat
 
 
-def _reset(state: GameState, **changes: object) -> GameState:
-    """End the trick: empty table, passes forgotten, the order flips on odd revolutions."""
-    flip = state.trick_revolutions % 2 == 1
-    return state.replace(
-        table=None,
-        passed=0,
-        last_player=-1,
-        trick_revolutions=0,
-        revolution=state.revolution != flip,
-        phase=READY,
-        **changes,
-    )
+def _reset(state: GameState, revolutions: int, **changes: object) -> GameState:
+    """End the trick: empty table, passes forgotten, the order flips when the trick
+    held an odd number of ``revolutions``."""
+    flip = revolutions % 2 == 1
+    new = state.settled(state.hands, 0, state.turn)
+    new.table = None
+    new.last_player = -1
+    new.trick_revolutions = 0
+    new.revolution = state.revolution != flip
+    for name, value in changes.items():
+        setattr(new, name, value)
+    return new
 
 
 def _play(state: GameState, seat: int, play: Play) -> tuple[GameState, TurnResult, list[Event]]:
@@ -307,7 +307,8 @@ def _play(state: GameState, seat: int, play: Play) -> tuple[GameState, TurnResul
         ranks = list(state.ranks)
         ranks[seat] = _best_free_rank(ranks)
         new = _reset(
-            state.replace(trick_revolutions=trick_revs),
+            state,
+            trick_revs,
             hands=tuple(hands),
             ranks=tuple(ranks),
             turn=_next_holding(hands, seat),
@@ -315,14 +316,14 @@ def _play(state: GameState, seat: int, play: Play) -> tuple[GameState, TurnResul
         result = TurnResult(seat, "play", None, cards, True, ranks[seat], False, flip)
         return new, result, [EndPlayer(seat, ranks[seat]), EndTurn(seat, cards, True)]
     if play.has_eight:  # rule 3: 8-cut, the same player leads again
-        new = _reset(state.replace(trick_revolutions=trick_revs), hands=tuple(hands), turn=seat)
+        new = _reset(state, trick_revs, hands=tuple(hands), turn=seat)
         result = TurnResult(seat, "play", None, cards, True, 0, True, flip)
         return new, result, [EndTurn(seat, cards, True)]
     # rule 4 cannot apply after a play that is not the first of the trick
     # without everyone else having passed; it is checked generally all the same
     nxt = _next_holding(hands, seat, state.passed)
     if nxt == seat:  # everyone else passed already
-        new = _reset(state.replace(trick_revolutions=trick_revs), hands=tuple(hands), turn=seat)
+        new = _reset(state, trick_revs, hands=tuple(hands), turn=seat)
         result = TurnResult(seat, "play", None, cards, True, 0, False, flip)
         return new, result, [EndTurn(seat, cards, True)]
     new = state.settled(tuple(hands), state.passed, nxt)
@@ -338,7 +339,7 @@ def _pass(state: GameState, seat: int) -> tuple[GameState, TurnResult, list[Even
     nxt = _next_holding(state.hands, seat, passed | (1 << leader))
     if nxt == seat:  # rule 4: every other player holding cards has passed
         flip = state.trick_revolutions % 2 == 1
-        new = _reset(state, turn=leader)
+        new = _reset(state, state.trick_revolutions, turn=leader)
         result = TurnResult(seat, "pass", None, (), True, 0, False, flip)
         return new, result, [EndTurn(seat, (), True)]
     # rule 5: the next holder who has not passed (the leader comes round again)
@@ -354,6 +355,12 @@ def _miss(state: GameState, seat: int, reason: str) -> tuple[GameState, TurnResu
     ranks = list(state.ranks)
     ranks[seat] = _worst_free_rank(ranks)
     flip = state.trick_revolutions % 2 == 1
-    new = _reset(state, hands=tuple(hands), ranks=tuple(ranks), turn=_next_holding(hands, seat))
+    new = _reset(
+        state,
+        state.trick_revolutions,
+        hands=tuple(hands),
+        ranks=tuple(ranks),
+        turn=_next_holding(hands, seat),
+    )
     result = TurnResult(seat, "miss", reason, (), True, ranks[seat], False, flip)
     return new, result, [EndPlayer(seat, ranks[seat]), EndTurn(seat, (), True)]
