@@ -95,6 +95,26 @@ class GameState:
             setattr(new, name, value)
         return new
 
+    def settled(self, hands: tuple[int, ...], passed: int, turn: int) -> GameState:
+        """The state after a pass or a play that keeps the trick going: READY for ``turn``.
+
+        The hot path of every game (most turns end so): written out, with no
+        keyword arguments to unpack.
+        """
+        new = _new_state(GameState)
+        new.game_no = self.game_no
+        new.hands = hands
+        new.phase = READY
+        new.turn = turn
+        new.table = self.table
+        new.revolution = self.revolution
+        new.trick_revolutions = self.trick_revolutions
+        new.passed = passed
+        new.last_player = self.last_player
+        new.ranks = self.ranks
+        new.turn_no = self.turn_no
+        return new
+
     @property
     def players(self) -> int:
         return len(self.hands)
@@ -178,7 +198,7 @@ def advance(state: GameState) -> tuple[GameState, list[Event]]:
     if state.phase != READY:
         raise NoTurnOpen(f"the game is {state.phase}, not between turns")
     hands = state.hands
-    if sum(1 for h in hands if h) <= 1:
+    if hands.count(0) >= len(hands) - 1:  # one holder or none: the game is over
         holding = [s for s, h in enumerate(hands) if h]
         ranks = list(state.ranks)
         events: list[Event] = []
@@ -191,7 +211,9 @@ def advance(state: GameState) -> tuple[GameState, list[Event]]:
         events.append(EndGame(state.game_no, state.revolution, tuple(ranks)))
         return new, events
     table = () if state.table is None else state.table.cards
-    new = state.replace(phase=TURN_OPEN, turn_no=state.turn_no + 1)
+    new = state.settled(hands, state.passed, state.turn)
+    new.phase = TURN_OPEN
+    new.turn_no = state.turn_no + 1
     return new, [StartTurn(state.turn, table, state.revolution)]
 
 
@@ -261,18 +283,18 @@ def _next_holding(hands: Sequence[int], seat: int, skip: int = 0) -> int:
     return seat
 
 
-def _reset(state: GameState, **changes: object) -> GameState:
-    """End the trick: empty table, passes forgotten, the order flips on odd revolutions."""
-    flip = state.trick_revolutions % 2 == 1
-    return state.replace(
-        table=None,
-        passed=0,
-        last_player=-1,
-        trick_revolutions=0,
-        revolution=state.revolution != flip,
-        phase=READY,
-        **changes,
-    )
+def _reset(state: GameState, revolutions: int, **changes: object) -> GameState:
+    """End the trick: empty table, passes forgotten, the order flips when the trick
+    held an odd number of ``revolutions``."""
+    flip = revolutions % 2 == 1
+    new = state.settled(state.hands, 0, state.turn)
+    new.table = None
+    new.last_player = -1
+    new.trick_revolutions = 0
+    new.revolution = state.revolution != flip
+    for name, value in changes.items():
+        setattr(new, name, value)
+    return new
 
 
 def _play(state: GameState, seat: int, play: Play) -> tuple[GameState, TurnResult, list[Event]]:
@@ -285,7 +307,8 @@ def _play(state: GameState, seat: int, play: Play) -> tuple[GameState, TurnResul
         ranks = list(state.ranks)
         ranks[seat] = _best_free_rank(ranks)
         new = _reset(
-            state.replace(trick_revolutions=trick_revs),
+            state,
+            trick_revs,
             hands=tuple(hands),
             ranks=tuple(ranks),
             turn=_next_holding(hands, seat),
@@ -293,24 +316,20 @@ def _play(state: GameState, seat: int, play: Play) -> tuple[GameState, TurnResul
         result = TurnResult(seat, "play", None, cards, True, ranks[seat], False, flip)
         return new, result, [EndPlayer(seat, ranks[seat]), EndTurn(seat, cards, True)]
     if play.has_eight:  # rule 3: 8-cut, the same player leads again
-        new = _reset(state.replace(trick_revolutions=trick_revs), hands=tuple(hands), turn=seat)
+        new = _reset(state, trick_revs, hands=tuple(hands), turn=seat)
         result = TurnResult(seat, "play", None, cards, True, 0, True, flip)
         return new, result, [EndTurn(seat, cards, True)]
     # rule 4 cannot apply after a play that is not the first of the trick
     # without everyone else having passed; it is checked generally all the same
     nxt = _next_holding(hands, seat, state.passed)
     if nxt == seat:  # everyone else passed already
-        new = _reset(state.replace(trick_revolutions=trick_revs), hands=tuple(hands), turn=seat)
+        new = _reset(state, trick_revs, hands=tuple(hands), turn=seat)
         result = TurnResult(seat, "play", None, cards, True, 0, False, flip)
         return new, result, [EndTurn(seat, cards, True)]
-    new = state.replace(
-        hands=tuple(hands),
-        table=play,
-        last_player=seat,
-        trick_revolutions=trick_revs,
-        phase=READY,
-        turn=nxt,
-    )
+    new = state.settled(tuple(hands), state.passed, nxt)
+    new.table = play
+    new.last_player = seat
+    new.trick_revolutions = trick_revs
     return new, TurnResult(seat, "play", None, cards, False, 0), [EndTurn(seat, cards, False)]
 
 
@@ -320,12 +339,12 @@ def _pass(state: GameState, seat: int) -> tuple[GameState, TurnResult, list[Even
     nxt = _next_holding(state.hands, seat, passed | (1 << leader))
     if nxt == seat:  # rule 4: every other player holding cards has passed
         flip = state.trick_revolutions % 2 == 1
-        new = _reset(state, turn=leader)
+        new = _reset(state, state.trick_revolutions, turn=leader)
         result = TurnResult(seat, "pass", None, (), True, 0, False, flip)
         return new, result, [EndTurn(seat, (), True)]
     # rule 5: the next holder who has not passed (the leader comes round again)
     nxt = _next_holding(state.hands, seat, passed)
-    new = state.replace(passed=passed, phase=READY, turn=nxt)
+    new = state.settled(state.hands, passed, nxt)
     return new, TurnResult(seat, "pass", None, (), False, 0), [EndTurn(seat, (), False)]
 
 
@@ -336,6 +355,12 @@ def _miss(state: GameState, seat: int, reason: str) -> tuple[GameState, TurnResu
     ranks = list(state.ranks)
     ranks[seat] = _worst_free_rank(ranks)
     flip = state.trick_revolutions % 2 == 1
-    new = _reset(state, hands=tuple(hands), ranks=tuple(ranks), turn=_next_holding(hands, seat))
+    new = _reset(
+        state,
+        state.trick_revolutions,
+        hands=tuple(hands),
+        ranks=tuple(ranks),
+        turn=_next_holding(hands, seat),
+    )
     result = TurnResult(seat, "miss", reason, (), True, ranks[seat], False, flip)
     return new, result, [EndPlayer(seat, ranks[seat]), EndTurn(seat, (), True)]

@@ -56,6 +56,18 @@ class PlaceState:
             setattr(new, name, value)
         return new
 
+    def with_game(self, game: GameState) -> PlaceState:
+        """The same place with the game moved on: every action's copy, written out."""
+        new = object.__new__(PlaceState)
+        new.players = self.players
+        new.game_count = self.game_count
+        new.phase = self.phase
+        new.game_no = self.game_no
+        new.last_ranks = self.last_ranks
+        new.points = self.points
+        new.game = game
+        return new
+
     @property
     def needs_action(self) -> bool:
         """A turn is open: only a player's action (or its timeout) moves the place."""
@@ -140,7 +152,7 @@ def step(
                 events,
                 None,
             )
-        return state.replace(game=game), events, None
+        return state.with_game(game), events, None
     raise g.NoTurnOpen("the place is over")
 
 
@@ -154,19 +166,19 @@ def act(
     state: PlaceState, seat: int, tokens: Sequence[int]
 ) -> tuple[PlaceState, TurnResult, list[Event]]:
     game, result, events = g.act(_in_game(state), seat, tokens)
-    return state.replace(game=game), result, events
+    return state.with_game(game), result, events
 
 
 def play_mask(
     state: PlaceState, seat: int, mask: int
 ) -> tuple[PlaceState, TurnResult, list[Event]]:
     game, result, events = g.play_mask(_in_game(state), seat, mask)
-    return state.replace(game=game), result, events
+    return state.with_game(game), result, events
 
 
 def time_out(state: PlaceState, seat: int) -> tuple[PlaceState, TurnResult, list[Event]]:
     game, result, events = g.time_out(_in_game(state), seat)
-    return state.replace(game=game), result, events
+    return state.with_game(game), result, events
 
 
 def new_place(game_count: int, players: int = 5) -> PlaceState:
