@@ -21,7 +21,6 @@
     records: [], // what was read: one record, or a place's (a .jsonl file)
     rec: null,
     frames: [],
-    problems: [],
     at: 0,
     seat: null, // null: every hand; else the seat whose view is shown
     source: "server",
@@ -250,6 +249,7 @@
     const slider = $("slider");
     slider.max = count;
     slider.value = S.at;
+    slider.disabled = false; // the controls wait for a record
     $("btn-first").disabled = $("btn-back").disabled = S.at === 0;
     $("btn-last").disabled = $("btn-forward").disabled = S.at === count;
   }
@@ -353,7 +353,7 @@
       return `<div class="hand-row${f.next === s ? " turn" : ""}${open ? "" : " hidden-hand"}" data-seat="${s}" data-count="${hand.length}" data-cards="${open ? written(hand) : ""}">
         <span class="hand-name">${swatch(s)}${esc(p.name)} (${hand.length})${rank}</span>${cards}</div>`;
     }).join("");
-    $("hands-note").hidden = !received.size || S.seat !== null && !received.has(S.seat);
+    $("hands-note").hidden = !received.size || (S.seat !== null && !received.has(S.seat));
   }
 
   // The move list is drawn once per record; a position only moves its highlight.
@@ -426,7 +426,6 @@
     S.rec = S.records[index];
     const worked = framesOf(S.rec);
     S.frames = worked.frames;
-    S.problems = worked.problems;
     S.at = 0;
     if (S.seat !== null && S.seat >= S.rec.players.length) S.seat = null;
     if (where) {
@@ -438,7 +437,7 @@
     const choice = $("game-choice");
     choice.hidden = S.records.length < 2;
     choice.innerHTML = S.records.map((r, i) => `<option value="${i}"${i === index ? " selected" : ""}>${esc(fmt(T.game_of, { no: r.game, count: r.place ? r.place.games : "?" }))}</option>`).join("");
-    showError(S.problems.join(" "));
+    showError(worked.problems.join(" "));
     buildMoves();
     writeHash();
     draw();

@@ -359,6 +359,26 @@ def test_a_place_s_records_chosen_with_the_file_input_replay_game_by_game(
     shot(page, "replay-file-input")
 
 
+def test_a_game_without_a_record_says_so_and_a_file_still_replays(page, server, records):
+    waiting = server.manage(
+        "create_place", "Not yet", *[a for n in NAMES for a in ("--player", n)], "--games", "2"
+    )
+    place_id = int(waiting.stdout.strip())
+    page.goto(f"{server.url}/places/{place_id}/games/1/replay")
+    page.wait_for_selector("#replay-error:not([hidden])")
+    assert "No record to replay: no finished game 1" in page.inner_text("#replay-error")
+    assert page.locator("#btn-forward").is_disabled() and page.locator("#slider").is_disabled()
+    assert page.locator("#hands .hand-row").count() == 0
+    shot(page, "replay-no-record")
+
+    page.evaluate(DROP, ["game-1.json", json.dumps(records[1])])
+    page.wait_for_selector("#replay[data-source='game-1.json'][data-ready='1']")
+    assert page.locator("#replay-error").is_hidden()
+    assert page.locator("#hands .hand-row").count() == len(NAMES)
+    page.click("#btn-forward")
+    assert at(page) == 1
+
+
 def test_the_results_page_links_each_game_to_its_replay(page, server):
     page.goto(f"{server.url}/places/{server.place_id}/results")
     links = page.locator("#games-table a.replay-link")
