@@ -32,8 +32,7 @@
   function readRecords(text) {
     let docs;
     try {
-      const doc = JSON.parse(text);
-      docs = Array.isArray(doc) ? doc : [doc];
+      docs = [JSON.parse(text)];
     } catch (whole) {
       const lines = text.split(/\r?\n/).filter((l) => l.trim());
       if (lines.length < 2) throw whole;
@@ -55,7 +54,7 @@
     if (r.format !== "daihinmin-record") fail(`format ${JSON.stringify(r.format)}`);
     if (r.version !== 1) fail(`version ${JSON.stringify(r.version)}`);
     const n = Array.isArray(r.players) ? r.players.length : 0;
-    if (n < 2) fail("players");
+    if (n < 2 || !r.players.every((p) => p && typeof p.name === "string")) fail("players");
     ["dealt", "hands", "ranks"].forEach((key) => {
       if (!Array.isArray(r[key]) || r[key].length !== n) fail(key);
     });
