@@ -2,7 +2,7 @@
 
 from django.urls import re_path
 
-from places.views import log, pages, records, staff
+from places.views import log, pages, records, replay, staff
 
 #: A place's id in a path: longer ids overflow the database's integers.
 PLACE_ID = r"(?P<place_id>[0-9]{1,18})"
@@ -24,4 +24,5 @@ urlpatterns = [
     re_path(ID + r"state\.json$", pages.state, name="place-state"),
     re_path(ID + r"results$", pages.results, name="place-results"),
     re_path(ID + r"results\.csv$", pages.results_csv, name="place-results-csv"),
+    re_path(ID + r"games/(?P<game_no>[0-9]{1,9})/replay$", replay.replay, name="game-replay"),
 ]

@@ -65,3 +65,35 @@ def page_strings() -> dict[str, str]:
         "last_game": _("last game"),
         "points_short": _("%(n)s pt"),
     }
+
+
+def replay_strings() -> dict[str, str]:
+    """The live page's words and those of the replay page (``static/js/replay.js``)."""
+    return {
+        **page_strings(),
+        "deal": _("The deal, after the exchange"),
+        "at_deal": _("Deal · 0 of %(count)s"),
+        "at_turn": _("Turn %(turn)s · %(at)s of %(count)s"),
+        "leads": _("%(name)s leads"),
+        "next": _("next: %(name)s"),
+        "missed_reason": _("%(name)s missed: %(reason)s"),
+        "timed_out": _("%(name)s ran out of time"),
+        "timeout": _("Time out"),
+        "ms": _("%(ms)s ms"),
+        "every_hand": _("Every hand"),
+        "seat_view": _("As %(name)s sees it"),
+        "no_exchange": _("No exchange: the first game of a place has none."),
+        "hidden_cards": _("%(n)s hidden cards"),
+        "from_file": _("from the file %(name)s"),
+        "game_in": _("%(title)s #%(place)s · Game %(no)s"),
+        "no_record": _("No record to replay: %(message)s"),
+        "not_a_record": _(
+            "%(name)s is not a game record (format daihinmin-record, version 1): %(message)s"
+        ),
+        "order_differs": _(
+            "The order worked out from the plays (%(mine)s) is not the record's (%(theirs)s)."
+        ),
+        "not_held": _(
+            "The record does not add up at turn %(turn)s: %(name)s does not hold %(cards)s."
+        ),
+    }

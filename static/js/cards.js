@@ -25,9 +25,33 @@ const Cards = (() => {
     return (m - 1) * 13 + n;
   }
 
-  function face(id) {
+  // A written card as the server reads it (white space around it, "joker" in any case),
+  // or null for a string in no known form (rules.md §2).
+  function parse(written) {
+    if (typeof written !== "string") return null;
+    const w = written.trim();
+    if (/^joker$/i.test(w)) return 53;
+    const m = /^([1-4])-([1-9]|1[0-3])$/.exec(w);
+    return m ? (Number(m[1]) - 1) * 13 + Number(m[2]) : null;
+  }
+
+  // rules.md §8: a group of four or more (jokers count; a stair never is). Four or more
+  // cards whose real cards share one number can only be a group.
+  function isRevolution(ids) {
+    const numbers = new Set(ids.filter((id) => id < 53).map((id) => info(id).number));
+    return ids.length >= 4 && numbers.size <= 1;
+  }
+
+  // rules.md §7 rule 3: a real 8 in the play (a joker standing for an 8 does not count).
+  function hasEight(ids) {
+    return ids.some((id) => id < 53 && info(id).number === 8);
+  }
+
+  // ``extra``: more classes for the svg (the replay marks the cards received in the exchange)
+  function face(id, extra) {
     const c = info(id);
     const cls = ["card"];
+    if (extra) cls.push(extra);
     if (c.red) cls.push("card-red");
     if (c.joker) cls.push("card-joker");
     if (c.court) cls.push("card-court");
@@ -63,5 +87,5 @@ const Cards = (() => {
     }).join(" ");
   }
 
-  return { info, idOf, face, back, text };
+  return { info, idOf, parse, isRevolution, hasEight, face, back, text };
 })();

@@ -84,11 +84,6 @@
     if (M.log.length > 80) M.log.length = 80;
   }
 
-  function isGroup(cardIds) {
-    const numbers = new Set(cardIds.filter((id) => id < 53).map((id) => Cards.info(id).number));
-    return numbers.size <= 1;
-  }
-
   let dealOf = 0;
 
   function apply(e) {
@@ -151,7 +146,7 @@
           M.tableOwner = e.player;
           clearNotice();
           addLog(fmt(esc(T.played), { name: `<b>${esc(e.player)}</b>`, cards: Cards.text(played) }));
-          if (played.length >= 4 && isGroup(played)) {
+          if (Cards.isRevolution(played)) {
             M.pendingRevolution = !M.pendingRevolution;
             M.counters.revolutions += 1;
             flash(T.revolution_play, "revolution");
@@ -174,7 +169,7 @@
         }
       }
       if (e.reset_place) {
-        const eight = played.some((id) => id < 53 && Cards.info(id).number === 8);
+        const eight = Cards.hasEight(played);
         if (eight && !ended) {
           M.counters.eightCuts += 1;
           flash(T.eight_cut, "eight");

@@ -1,0 +1,44 @@
+"""The replay page, ``/places/ID/games/N/replay``: one finished game, step by step.
+
+Read-only, and drawn in the browser from the game's record alone
+(``static/js/replay.js`` reads ``record.json``, or a record file the person
+opens), so that any record, from this server or not, replays the same way.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.views.decorators.http import require_safe
+
+from places.models import PLAYERS_PER_PLACE, Place
+from places.presentation.cards import seat_colour
+from places.presentation.strings import replay_strings
+from places.reads.position import finished_games, state_of
+
+
+@require_safe
+def replay(request: HttpRequest, place_id: str, game_no: str) -> HttpResponse:
+    place = get_object_or_404(Place, pk=int(place_id))
+    game = int(game_no)
+    if not 1 <= game <= place.game_count:
+        raise Http404(f"place {place.id} plays no game {game}")
+    finished = finished_games(state_of(place))
+    config = {
+        "place": place.id,
+        "game": game,
+        "record_url": reverse("game-record", args=[place.id, game]),
+        "colours": [seat_colour(s) for s in range(PLAYERS_PER_PLACE)],
+        "strings": replay_strings(),
+    }
+    context = {
+        "title": f"{place.title} · game {game} · daihinmin",
+        "place": place,
+        "game": game,
+        "finished": game <= finished,
+        "previous": game - 1 if game > 1 else None,
+        "next": game + 1 if game < finished else None,
+        "config": config,
+    }
+    return render(request, "places/replay.html", context)

@@ -1,0 +1,546 @@
+// The replay page: one finished game's record (docs/records.md, format 1), step by step.
+// Everything is worked out from the record alone, with no rules engine: cards played leave
+// the hand and lie on the table until a turn with "reset" ends the trick; a miss or a time
+// out throws the hand away; a trick that held an odd number of revolution plays flips the
+// order when it ends (rules.md §8); a seat's rank shows once its hand is empty.
+// Position k is the game after its first k actions (0: the deal, after the exchange).
+// The URL's #turn=T (T an action's turn number, 0 the deal) and &seat=S follow the page.
+"use strict";
+
+(() => {
+  const cfg = JSON.parse(document.getElementById("replay-config").textContent);
+  const T = cfg.strings;
+  const $ = (id) => document.getElementById(id);
+  const root = $("replay");
+
+  const fmt = (s, args) => s.replace(/%\((\w+)\)s/g, (_, k) => (k in args ? args[k] : ""));
+  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  const VERDICTS = ["play", "pass", "miss", "timeout"];
+
+  const S = {
+    records: [], // what was read: one record, or a place's (a .jsonl file)
+    rec: null,
+    frames: [],
+    at: 0,
+    seat: null, // null: every hand; else the seat whose view is shown
+    source: "server",
+  };
+
+  // -- reading records -------------------------------------------------------------------
+
+  // A record's text (JSON), or a place's records (JSON Lines): the records, or an Error.
+  function readRecords(text) {
+    let docs;
+    try {
+      docs = [JSON.parse(text)];
+    } catch (whole) {
+      const lines = text.split(/\r?\n/).filter((l) => l.trim());
+      if (lines.length < 2) throw whole;
+      docs = lines.map((line, i) => {
+        try { return JSON.parse(line); } catch (err) { throw new Error(`line ${i + 1}: ${err.message}`); }
+      });
+    }
+    if (!docs.length) throw new Error("no record");
+    docs.forEach(check);
+    return docs;
+  }
+
+  const isCards = (list) => Array.isArray(list) && list.every((w) => Cards.parse(w) !== null);
+
+  // What this page relies on; the full format is docs/record.schema.json.
+  function check(r) {
+    const fail = (what) => { throw new Error(what); };
+    if (!r || typeof r !== "object") fail("not an object");
+    if (r.format !== "daihinmin-record") fail(`format ${JSON.stringify(r.format)}`);
+    if (r.version !== 1) fail(`version ${JSON.stringify(r.version)}`);
+    const n = Array.isArray(r.players) ? r.players.length : 0;
+    if (n < 2 || !r.players.every((p) => p && typeof p.name === "string")) fail("players");
+    ["dealt", "hands", "ranks"].forEach((key) => {
+      if (!Array.isArray(r[key]) || r[key].length !== n) fail(key);
+    });
+    r.hands.forEach((h, s) => { if (!isCards(h)) fail(`hands[${s}]`); });
+    if (!Array.isArray(r.exchange) || !r.exchange.every((e) => e && isCards(e.cards) && e.from in r.players && e.to in r.players)) fail("exchange");
+    if (!Array.isArray(r.actions)) fail("actions");
+    r.actions.forEach((a, i) => {
+      const ok = a && Number.isInteger(a.turn) && Number.isInteger(a.seat) && a.seat >= 0 && a.seat < n
+        && Array.isArray(a.cards) && VERDICTS.includes(a.verdict) && (a.verdict !== "play" || isCards(a.cards));
+      if (!ok) fail(`actions[${i}]`);
+    });
+  }
+
+  // -- working out each position ------------------------------------------------------------
+
+  // A hand's written cards as ids: its first joker is 53, a second 54 (cards.js draws them apart).
+  function handIds(written) {
+    let jokers = 0;
+    return written.map((w) => {
+      const id = Cards.parse(w);
+      return id === 53 ? 53 + jokers++ : id;
+    });
+  }
+
+  // Weakest first in the normal order, jokers last, the lower mark first: as hands are listed.
+  const strength = (id) => (id >= 53 ? 100 + id : ((Cards.info(id).number + 10) % 13) * 4 + Cards.info(id).mark);
+  const weakestFirst = (ids) => ids.slice().sort((a, b) => strength(a) - strength(b));
+
+  // The ids of the written cards, taken out of the hand (its lowest joker for "joker");
+  // null, and the hand unchanged, when it lacks one.
+  function take(hand, written) {
+    const left = hand.slice();
+    const taken = [];
+    for (const w of written) {
+      const id = Cards.parse(w);
+      const at = id === 53 ? left.findIndex((h) => h >= 53) : left.indexOf(id);
+      if (at < 0) return null;
+      taken.push(left.splice(at, 1)[0]);
+    }
+    hand.splice(0, hand.length, ...left);
+    return weakestFirst(taken);
+  }
+
+  function framesOf(rec) {
+    const n = rec.players.length;
+    const problems = [];
+    const hands = rec.hands.map(handIds);
+    const ranks = Array(n).fill(null);
+    let order = "Normal"; // every game starts in the normal order (rules.md §4)
+    let revolutions = 0; // revolution plays in the trick being played
+    let table = [];
+    let owner = null;
+    let passed = [];
+    let last = Array(n).fill(null); // what each seat did in this trick
+    let ended = false; // the last action ended the trick
+
+    const frame = (extra) => ({
+      hands: hands.map((h) => h.slice()),
+      table: table.slice(),
+      owner,
+      order,
+      pending: revolutions % 2 === 1,
+      passed: passed.slice(),
+      last: last.slice(),
+      ranks: ranks.slice(),
+      ...extra,
+    });
+    const frames = [frame({ action: null, cleared: false, next: rec.actions.length ? rec.actions[0].seat : null, flags: {} })];
+
+    rec.actions.forEach((a, i) => {
+      if (ended) {
+        table = [];
+        owner = null;
+        passed = [];
+        last = Array(n).fill(null);
+        ended = false;
+      }
+      const flags = {};
+      if (a.verdict === "play") {
+        const cards = take(hands[a.seat], a.cards);
+        if (cards === null) {
+          problems.push(fmt(T.not_held, { turn: a.turn, name: rec.players[a.seat].name, cards: a.cards.join(" ") }));
+        } else {
+          table = cards;
+          owner = a.seat;
+          last[a.seat] = { kind: "play", cards };
+          if (Cards.isRevolution(cards)) {
+            revolutions += 1;
+            flags.revolution = true;
+          }
+          if (!hands[a.seat].length) {
+            ranks[a.seat] = rec.ranks[a.seat];
+            flags.finished = true;
+          }
+        }
+      } else if (a.verdict === "pass") {
+        passed.push(a.seat);
+        last[a.seat] = { kind: "pass" };
+      } else { // a miss or a time out: the hand is thrown away, the worst free rank taken
+        hands[a.seat] = [];
+        ranks[a.seat] = rec.ranks[a.seat];
+        last[a.seat] = { kind: "miss" };
+        flags.missed = true;
+      }
+      if (a.reset) {
+        flags.reset = true;
+        flags.eightCut = owner === a.seat && a.verdict === "play" && !flags.finished && Cards.hasEight(table);
+        if (revolutions % 2) {
+          order = order === "Normal" ? "Revolution" : "Normal";
+          flags.flipped = true;
+        }
+        revolutions = 0;
+        ended = true;
+      }
+      const end = i === rec.actions.length - 1;
+      if (end) rec.ranks.forEach((r, s) => { ranks[s] = r; }); // the last holder's rank too
+      frames.push(frame({ action: i, cleared: !!a.reset, next: end ? null : rec.actions[i + 1].seat, flags }));
+    });
+    if (rec.actions.length && rec.order && order !== rec.order) {
+      problems.push(fmt(T.order_differs, { mine: orderName(order), theirs: orderName(rec.order) }));
+    }
+    return { frames, problems };
+  }
+
+  // -- the position and the URL -----------------------------------------------------------------
+
+  const turnAt = (at) => (at === 0 ? 0 : S.rec.actions[at - 1].turn);
+
+  // The position of turn T: after the action of that turn (the last one before it if none has it).
+  function positionOfTurn(rec, turn) {
+    let at = 0;
+    rec.actions.forEach((a, i) => { if (a.turn <= turn) at = i + 1; });
+    return at;
+  }
+
+  function readHash(rec) {
+    const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+    const turn = parseInt(params.get("turn"), 10);
+    const seat = parseInt(params.get("seat"), 10);
+    return {
+      at: Number.isInteger(turn) ? positionOfTurn(rec, turn) : 0,
+      seat: Number.isInteger(seat) && seat >= 0 && seat < rec.players.length ? seat : null,
+    };
+  }
+
+  function writeHash() {
+    const hash = `#turn=${turnAt(S.at)}` + (S.seat === null ? "" : `&seat=${S.seat}`);
+    if (location.hash !== hash) history.replaceState(null, "", hash);
+  }
+
+  function go(at) {
+    if (!S.rec) return;
+    S.at = Math.max(0, Math.min(S.frames.length - 1, at));
+    writeHash();
+    draw();
+  }
+
+  // -- drawing ------------------------------------------------------------------------------------
+
+  const colour = (seat) => cfg.colours[seat % cfg.colours.length];
+  const nameOf = (seat) => S.rec.players[seat].name;
+  const swatch = (seat) => `<span class="swatch" style="background:${colour(seat)}"></span>`;
+  const orderName = (order) => (order === "Revolution" ? T.revolution_order : T.normal);
+  const rankName = (r) => `${r} ${T.ranks[r] || ""}`;
+  const countText = (n) => (n === 0 ? T.no_cards : n === 1 ? T.one_card : fmt(T.cards, { n }));
+  const written = (ids) => ids.map((id) => Cards.info(id).written).join(" ");
+
+  // Cards as a player wrote them: coloured where they read as cards, else as sent.
+  function writtenText(list) {
+    return list.map((w) => {
+      const id = Cards.parse(w);
+      return id === null ? `<code>${esc(JSON.stringify(w))}</code>` : Cards.text([id]);
+    }).join(" ");
+  }
+
+  function showError(text) {
+    const el = $("replay-error");
+    el.textContent = text || "";
+    el.hidden = !text;
+  }
+
+  function drawHead() {
+    const rec = S.rec;
+    if (S.source !== "server") { // a file's game: its own title, none of the server's links
+      $("replay-title").textContent = fmt(T.game_in, { title: rec.place ? rec.place.title : "?", place: rec.place ? rec.place.id : "?", no: rec.game });
+      $("source").textContent = fmt(T.from_file, { name: S.source });
+      $("server-links").hidden = true;
+    }
+    const count = S.frames.length - 1;
+    $("position").textContent = S.at === 0 ? fmt(T.at_deal, { count }) : fmt(T.at_turn, { turn: turnAt(S.at), at: S.at, count });
+    const slider = $("slider");
+    slider.max = count;
+    slider.value = S.at;
+    slider.disabled = false; // the controls wait for a record
+    $("btn-first").disabled = $("btn-back").disabled = S.at === 0;
+    $("btn-last").disabled = $("btn-forward").disabled = S.at === count;
+  }
+
+  function drawSeats(f) {
+    $("seats").innerHTML = S.rec.players.map((p, s) => {
+      const classes = ["seat"];
+      const pills = [];
+      if (f.next === s) {
+        classes.push("turn");
+        pills.push(`<span class="badge pill-turn">${esc(T.turn)}</span>`);
+      }
+      if (f.ranks[s]) {
+        classes.push("out");
+        pills.push(`<span class="rank-pill rank-${f.ranks[s]}" title="${esc(rankName(f.ranks[s]))}">${f.ranks[s]}</span> <span>${esc(T.ranks[f.ranks[s]] || "")}</span>`);
+      }
+      const last = f.last[s];
+      if (last && last.kind === "miss") pills.push(`<span class="badge pill-miss">${esc(T.missed)}</span>`);
+      if (f.passed.includes(s)) {
+        classes.push("passed");
+        pills.push(`<span class="badge pill-pass">${esc(T.passed)}</span>`);
+      }
+      const cards = f.hands[s].length;
+      return `<div class="${classes.join(" ")}" data-seat="${s}" data-name="${esc(p.name)}" data-cards="${cards}" data-rank="${f.ranks[s] || ""}">
+        <div class="seat-top"><span class="seat-colour" style="background:${colour(s)}"></span><span class="seat-name" title="${esc(p.name)}">${esc(p.name)}</span></div>
+        <span class="seat-points">${f.ranks[s] && S.rec.points ? esc(fmt(T.points_short, { n: S.rec.points[s] })) : ""}</span>
+        <div class="seat-count">${esc(countText(cards))}</div>
+        <div class="seat-status">${pills.join(" ")}</div>
+        <div class="seat-last">${last && last.kind === "play" ? Cards.text(last.cards) : ""}</div>
+      </div>`;
+    }).join("");
+  }
+
+  function actionLine(a, f) {
+    const name = `<b>${esc(nameOf(a.seat))}</b>`;
+    let line;
+    if (a.verdict === "play") line = fmt(esc(T.played), { name, cards: writtenText(a.cards) });
+    else if (a.verdict === "pass") line = fmt(esc(T.passes), { name });
+    else if (a.verdict === "miss") line = fmt(esc(T.missed_reason), { name, reason: esc(a.reason || "") });
+    else line = fmt(esc(T.timed_out), { name });
+    line += ` <span class="muted-felt">· ${esc(fmt(T.ms, { ms: a.ms }))}</span>`;
+    if (f.ranks[a.seat] && (f.flags.finished || f.flags.missed)) line += ` · ${esc(rankName(f.ranks[a.seat]))}`;
+    return line;
+  }
+
+  function drawTable(f) {
+    $("felt").classList.toggle("revolution", f.order === "Revolution");
+    const order = $("order");
+    order.textContent = orderName(f.order);
+    order.className = "badge " + (f.order === "Revolution" ? "badge-revolution" : "badge-normal");
+    $("trick-info").textContent = f.pending ? T.revolution_play + " …" : "";
+    const cards = $("table-cards");
+    cards.className = "table-cards" + (f.cleared ? " cleared" : "");
+    cards.dataset.cards = written(f.table);
+    cards.innerHTML = f.table.length
+      ? f.table.map((id) => Cards.face(id)).join("")
+      : `<span class="table-empty">${esc(T.empty_table)}</span>`;
+    $("table-owner").innerHTML = f.table.length && f.owner !== null ? `<b>${esc(nameOf(f.owner))}</b>` : "";
+
+    let line = f.action === null ? esc(T.deal) : actionLine(S.rec.actions[f.action], f);
+    if (f.next !== null) line += ` · <strong>${esc(fmt(f.action === null || f.cleared ? T.leads : T.next, { name: nameOf(f.next) }))}</strong>`;
+    else if (f.action !== null) line += ` · <strong>${esc(fmt(T.game_over, { no: S.rec.game }))}</strong>`;
+    $("turn-line").innerHTML = line;
+
+    const flags = f.flags;
+    let notice = "";
+    let cls = "";
+    if (flags.flipped) [notice, cls] = [f.order === "Revolution" ? T.revolution : T.back_to_normal, "revolution"];
+    else if (flags.eightCut) [notice, cls] = [T.eight_cut, "eight"];
+    else if (flags.reset) notice = T.reset;
+    else if (flags.revolution) [notice, cls] = [T.revolution_play, "revolution"];
+    const el = $("notice");
+    el.textContent = notice;
+    el.className = `notice${notice ? " show" : ""} ${cls}`;
+  }
+
+  function drawHands(f) {
+    const received = new Map(); // at the deal: the cards each seat got in the exchange
+    if (S.at === 0) {
+      S.rec.exchange.forEach((e) => {
+        const got = received.get(e.to) || [];
+        e.cards.forEach((w) => got.push(Cards.parse(w)));
+        received.set(e.to, got);
+      });
+    }
+    $("hands").innerHTML = S.rec.players.map((p, s) => {
+      const hand = f.hands[s];
+      const open = S.seat === null || S.seat === s;
+      let cards;
+      if (open) {
+        const got = (received.get(s) || []).slice();
+        cards = `<div class="cards-row overlap">${hand.map((id) => {
+          const i = got.indexOf(id >= 53 ? 53 : id);
+          if (i >= 0) got.splice(i, 1);
+          return Cards.face(id, i >= 0 ? "card-received" : "");
+        }).join("")}</div>`;
+      } else {
+        cards = `<div class="backs" aria-label="${esc(countText(hand.length))}">${hand.map(() => Cards.back()).join("")}</div>`;
+      }
+      const rank = f.ranks[s] ? ` <span class="rank-pill rank-${f.ranks[s]}">${f.ranks[s]}</span>` : "";
+      return `<div class="hand-row${f.next === s ? " turn" : ""}${open ? "" : " hidden-hand"}" data-seat="${s}" data-count="${hand.length}" data-cards="${open ? written(hand) : ""}">
+        <span class="hand-name">${swatch(s)}${esc(p.name)} (${hand.length})${rank}</span>${cards}</div>`;
+    }).join("");
+    $("hands-note").hidden = !received.size || (S.seat !== null && !received.has(S.seat));
+  }
+
+  // The move list is drawn once per record; a position only moves its highlight.
+  function buildMoves() {
+    const rec = S.rec;
+    const rows = [`<tr data-at="0"><td class="num">0</td><td colspan="4">${esc(T.deal)}</td></tr>`];
+    rec.actions.forEach((a, i) => {
+      let result;
+      if (a.verdict === "play") result = "";
+      else if (a.verdict === "pass") result = `<span class="badge pill-pass">${esc(T.passed)}</span>`;
+      else if (a.verdict === "miss") result = `<span class="badge pill-miss">${esc(T.missed)}</span> <span class="reason">${esc(a.reason || "")}</span>`;
+      else result = `<span class="badge pill-miss">${esc(T.timeout)}</span>`;
+      rows.push(`<tr data-at="${i + 1}" data-turn="${a.turn}" class="verdict-${a.verdict}${a.reset ? " reset" : ""}">`
+        + `<td class="num"><button type="button" class="move-go">${a.turn}</button></td>`
+        + `<td class="who">${swatch(a.seat)}${esc(nameOf(a.seat))}</td>`
+        + `<td>${writtenText(a.cards)}</td><td>${result}</td><td class="num">${esc(a.ms)}</td></tr>`);
+    });
+    $("moves").innerHTML = rows.join("");
+  }
+
+  function drawMoves() {
+    const wrap = $("moves-wrap");
+    wrap.querySelectorAll("tr.current").forEach((tr) => tr.classList.remove("current"));
+    const row = wrap.querySelector(`tbody tr[data-at="${S.at}"]`);
+    if (!row) return;
+    row.classList.add("current");
+    // scroll the list only (never the page) to keep the current move in sight
+    const head = wrap.querySelector("thead").getBoundingClientRect().height;
+    const r = row.getBoundingClientRect();
+    const w = wrap.getBoundingClientRect();
+    if (r.top < w.top + head || r.bottom > w.bottom) {
+      wrap.scrollTop += r.top - w.top - head - (w.height - head - r.height) / 2;
+    }
+  }
+
+  function drawExchange() {
+    const list = S.rec.exchange;
+    $("exchange").innerHTML = list.length
+      ? list.map((e) => {
+        const seen = S.seat === null || S.seat === e.from || S.seat === e.to;
+        const cards = seen ? writtenText(e.cards) : `<span class="muted">${esc(fmt(T.hidden_cards, { n: e.cards.length }))}</span>`;
+        return `<li data-from="${e.from}" data-to="${e.to}">${swatch(e.from)}${esc(nameOf(e.from))} → ${swatch(e.to)}${esc(nameOf(e.to))}: ${cards}</li>`;
+      }).join("")
+      : `<li class="muted">${esc(T.no_exchange)}</li>`;
+  }
+
+  function draw() {
+    const f = S.frames[S.at];
+    drawHead();
+    drawSeats(f);
+    drawTable(f);
+    drawHands(f);
+    drawMoves();
+    drawExchange();
+    $("view").value = S.seat === null ? "" : String(S.seat);
+    // for tests and curious people: where the page is
+    root.dataset.at = S.at;
+    root.dataset.turn = turnAt(S.at);
+    root.dataset.count = S.frames.length - 1;
+    root.dataset.order = f.order;
+    root.dataset.seat = S.seat === null ? "" : S.seat;
+    root.dataset.source = S.source;
+    root.dataset.game = S.rec.game;
+    root.dataset.ready = "1";
+  }
+
+  // -- loading a record -------------------------------------------------------------------------
+
+  function show(index, where) {
+    S.rec = S.records[index];
+    const worked = framesOf(S.rec);
+    S.frames = worked.frames;
+    S.at = 0;
+    if (S.seat !== null && S.seat >= S.rec.players.length) S.seat = null;
+    if (where) {
+      S.at = where.at;
+      S.seat = where.seat;
+    }
+    $("view").innerHTML = `<option value="">${esc(T.every_hand)}</option>`
+      + S.rec.players.map((p, s) => `<option value="${s}">${esc(fmt(T.seat_view, { name: p.name }))}</option>`).join("");
+    const choice = $("game-choice");
+    choice.hidden = S.records.length < 2;
+    choice.innerHTML = S.records.map((r, i) => `<option value="${i}"${i === index ? " selected" : ""}>${esc(fmt(T.game_of, { no: r.game, count: r.place ? r.place.games : "?" }))}</option>`).join("");
+    showError(worked.problems.join(" "));
+    buildMoves();
+    writeHash();
+    draw();
+  }
+
+  async function loadFromServer() {
+    let response;
+    try {
+      response = await fetch(cfg.record_url, { credentials: "same-origin" });
+    } catch (err) {
+      showError(fmt(T.no_record, { message: String(err) }));
+      return;
+    }
+    if (!response.ok) {
+      let message = String(response.status);
+      try { message = (await response.json()).error.message; } catch (_) { /* not our JSON */ }
+      showError(fmt(T.no_record, { message }));
+      return;
+    }
+    S.records = [await response.json()];
+    try {
+      check(S.records[0]);
+    } catch (err) {
+      showError(fmt(T.not_a_record, { name: "record.json", message: err.message }));
+      return;
+    }
+    show(0, readHash(S.records[0]));
+  }
+
+  async function loadFile(file) {
+    if (!file) return;
+    let records;
+    try {
+      records = readRecords(await file.text());
+    } catch (err) {
+      showError(fmt(T.not_a_record, { name: file.name, message: err.message }));
+      return; // the record shown (if any) stays
+    }
+    S.records = records;
+    S.source = file.name;
+    show(0, null);
+  }
+
+  // -- controls ------------------------------------------------------------------------------------
+
+  $("btn-first").addEventListener("click", () => go(0));
+  $("btn-back").addEventListener("click", () => go(S.at - 1));
+  $("btn-forward").addEventListener("click", () => go(S.at + 1));
+  $("btn-last").addEventListener("click", () => go(S.frames.length - 1));
+  $("slider").addEventListener("input", (e) => go(Number(e.target.value)));
+  $("moves").addEventListener("click", (e) => {
+    const row = e.target.closest("tr[data-at]");
+    if (row) go(Number(row.dataset.at));
+  });
+  $("view").addEventListener("change", (e) => {
+    S.seat = e.target.value === "" ? null : Number(e.target.value);
+    writeHash();
+    if (S.rec) draw();
+  });
+  $("game-choice").addEventListener("change", (e) => show(Number(e.target.value), null));
+  $("record-file").addEventListener("change", (e) => {
+    loadFile(e.target.files[0]);
+    e.target.value = ""; // the same file chosen again is read again
+  });
+  window.addEventListener("hashchange", () => {
+    if (!S.rec) return;
+    const where = readHash(S.rec);
+    S.seat = where.seat;
+    go(where.at);
+  });
+
+  const KEYS = { ArrowLeft: () => S.at - 1, ArrowRight: () => S.at + 1, Home: () => 0, End: () => S.frames.length - 1 };
+  document.addEventListener("keydown", (e) => {
+    if (!S.rec || !(e.key in KEYS) || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    if (e.target.closest("input, select, textarea, [contenteditable]")) return; // their own keys
+    e.preventDefault();
+    go(KEYS[e.key]());
+  });
+
+  // a record file dropped anywhere on the page
+  const hasFiles = (e) => e.dataTransfer && [...e.dataTransfer.types].includes("Files");
+  let dragDepth = 0;
+  document.addEventListener("dragenter", (e) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    dragDepth += 1;
+    root.classList.add("dragging");
+  });
+  document.addEventListener("dragover", (e) => {
+    if (hasFiles(e)) e.preventDefault(); // a drop target
+  });
+  document.addEventListener("dragleave", () => {
+    dragDepth = Math.max(0, dragDepth - 1);
+    if (!dragDepth) root.classList.remove("dragging");
+  });
+  document.addEventListener("drop", (e) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    dragDepth = 0;
+    root.classList.remove("dragging");
+    loadFile(e.dataTransfer.files[0]);
+  });
+
+  // for tests and the curious: each position as worked out, and a way to move
+  window.replay = { frames: () => S.frames, go };
+  loadFromServer();
+})();

@@ -1,0 +1,404 @@
+"""The replay page in a real browser against a real server (daphne, Debian's Chromium).
+
+One place of four games is played to its end on the server's database before
+the server starts (``tests.pages.eventful``: a revolution, stairs of four, a
+miss, a time out); the page is then checked against the engine, position by
+position. Screenshots go to artifacts/screenshots/replay-*.png.
+"""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from places.engine.cards import JOKER_IDS, JOKER_TOKEN, format_card, mask_of, parse_card, sorted_ids
+from places.engine.deal import first_player
+from places.engine.game import act, advance, new_game, time_out
+from places.engine.replay import order_name
+from tests.e2e.server import Server
+from tests.pages.browser import VIEWPORT, launch, require_chromium, shot, watch_errors
+
+pytestmark = pytest.mark.e2e
+
+NAMES = ("alice", "bob", "charlie", "dave", "eve")
+GAMES = 4
+#: Game 2 of this seed holds a revolution whose trick ends, so the order flips.
+SEED = "other"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    require_chromium()
+    s = Server(tmp_path_factory.mktemp("replay"))
+    code = (
+        "from django.contrib.auth import get_user_model\n"
+        "from places import services\n"
+        "from tests.api.conftest import seating\n"
+        "from tests.pages.eventful import play_out_eventfully\n"
+        f"for n in {NAMES!r}:\n"
+        "    get_user_model().objects.create_user(n, password=n + '-pw')\n"
+        f"p = services.create_place('Replayed', seating({NAMES!r}, {SEED!r}), game_count={GAMES},"
+        f" pace=0, time_limit=120.0, seed={SEED!r})\n"
+        "services.start_place(p.id)\n"
+        "play_out_eventfully(p.id, seed=1)\n"
+        "print(p.id)\n"
+    )
+    s.place_id = int(s.manage("shell", "--no-imports", "-c", code).stdout.split()[-1])
+    s.start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(server):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def records(server) -> dict[int, dict]:
+    return {
+        no: httpx.get(f"{server.url}/places/{server.place_id}/games/{no}/record.json").json()
+        for no in range(1, GAMES + 1)
+    }
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport=VIEWPORT)
+    p = context.new_page()
+    p.script_errors = watch_errors(p)
+    yield p
+    assert p.script_errors == []
+    context.close()
+
+
+def replay_url(server, game: int, hash_: str = "") -> str:
+    return f"{server.url}/places/{server.place_id}/games/{game}/replay{hash_}"
+
+
+def open_replay(page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("#replay[data-ready='1']")
+
+
+def where(page) -> dict:
+    return page.eval_on_selector("#replay", "el => ({...el.dataset})")
+
+
+def at(page) -> int:
+    return int(where(page)["at"])
+
+
+def table(page) -> str:
+    return page.get_attribute("#table-cards", "data-cards")
+
+
+def hands(page) -> list[str]:
+    return [row.get_attribute("data-cards") for row in page.locator("#hands .hand-row").all()]
+
+
+def current_move(page) -> str:
+    return page.get_attribute("#moves tr.current", "data-at")
+
+
+# -- the engine's positions, to check the page's against ----------------------------------------
+
+
+def ids(cards: list[str]) -> list[int]:
+    """Written cards as ids: the first joker 53, a second 54 (as the page counts them)."""
+    jokers = iter(JOKER_IDS)
+    return [next(jokers) if c == JOKER_TOKEN else c for c in map(parse_card, cards)]
+
+
+def written(mask: int) -> list[str]:
+    """A mask's cards as written, weakest first."""
+    return [format_card(c) for c in sorted_ids(mask)]
+
+
+def engine_positions(record: dict, last_ranks: list[int] | None) -> list[dict]:
+    """After each action (the deal first): every hand, the table, the order, the ranks."""
+    hands = [mask_of(ids(h)) for h in record["hands"]]
+    state = new_game(record["game"], hands, first_player(hands, last_ranks))
+
+    def position(state, ranks) -> dict:
+        return {
+            "hands": [written(h) for h in state.hands],
+            "table": written(state.table.mask) if state.table else [],
+            "order": order_name(state.revolution),
+            "ranks": list(ranks),
+        }
+
+    out = [position(state, state.ranks)]
+    for a in record["actions"]:
+        state, _ = advance(state)
+        if a["verdict"] == "timeout":
+            state, _, _ = time_out(state, a["seat"])
+        else:
+            state, _, _ = act(state, a["seat"], [parse_card(c) for c in a["cards"]])
+        settled = state
+        if a is record["actions"][-1]:
+            state, _ = advance(state)  # the last holder's rank
+        out.append(position(settled, state.ranks))
+    return out
+
+
+PAGE_POSITIONS = """() => window.replay.frames().map((f) => ({
+    hands: f.hands.map((h) => h.map((id) => Cards.info(id).written)),
+    table: f.table.map((id) => Cards.info(id).written),
+    cleared: f.cleared,
+    order: f.order,
+    ranks: f.ranks.map((r) => r || 0),
+}))"""
+
+
+# -- the tests ------------------------------------------------------------------------------------
+
+
+def numbers(cards: list[str]) -> set[str]:
+    return {c.split("-")[1] for c in cards if c != "joker"}
+
+
+def is_revolution(action: dict) -> bool:
+    """A group of four or more played (rules.md §8)."""
+    cards = action["cards"]
+    return action["verdict"] == "play" and len(cards) >= 4 and len(numbers(cards)) <= 1
+
+
+def test_the_place_s_records_hold_what_a_replay_must_show(records):
+    plays = [a for r in records.values() for a in r["actions"] if a["verdict"] == "play"]
+    assert any(is_revolution(a) for a in plays)
+    assert any(len(a["cards"]) >= 4 and len(numbers(a["cards"])) > 1 for a in plays)  # stairs
+    assert records[2]["order"] == "Revolution"
+    verdicts = {a["verdict"] for r in records.values() for a in r["actions"]}
+    assert verdicts == {"play", "pass", "miss", "timeout"}
+
+
+def test_every_position_of_every_game_is_the_engine_s(page, server, records):
+    last_ranks = None
+    for no, record in records.items():
+        open_replay(page, replay_url(server, no))
+        shown = page.evaluate(PAGE_POSITIONS)
+        expected = engine_positions(record, last_ranks)
+        assert len(shown) == len(expected) == len(record["actions"]) + 1
+        for k, (mine, engine) in enumerate(zip(shown, expected, strict=True)):
+            assert mine["hands"] == engine["hands"], (no, k)
+            assert mine["order"] == engine["order"], (no, k)
+            assert mine["ranks"] == engine["ranks"], (no, k)
+            if mine["cleared"]:
+                assert engine["table"] == [], (no, k)  # the trick ended: the engine cleared it
+            else:
+                assert mine["table"] == engine["table"], (no, k)
+        assert where(page)["order"] == "Normal"  # the deal
+        page.keyboard.press("End")
+        assert where(page)["order"] == record["order"]
+        assert page.locator("#replay-error").is_hidden()
+        last_ranks = record["ranks"]
+
+
+def test_buttons_keys_the_slider_and_the_move_list_step_and_come_back(page, server, records):
+    record = records[2]
+    open_replay(page, replay_url(server, 2))
+    start_hands, first = hands(page), record["actions"][0]
+    assert at(page) == 0 and current_move(page) == "0"
+    assert page.locator("#table-cards svg.card").count() == 0
+    assert page.locator("#btn-back").is_disabled()
+    shot(page, "replay-deal")
+
+    page.click("#btn-forward")
+    assert at(page) == 1 and current_move(page) == "1"
+    assert table(page).split(" ") == written(mask_of(ids(first["cards"])))
+    after = hands(page)
+    assert len(after[first["seat"]].split(" ")) == len(start_hands[first["seat"]].split(" ")) - len(
+        first["cards"]
+    )
+    assert [h for s, h in enumerate(after) if s != first["seat"]] == [
+        h for s, h in enumerate(start_hands) if s != first["seat"]
+    ]
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert at(page) == 3 and current_move(page) == "3"
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.click("#btn-back")
+    assert at(page) == 0 and hands(page) == start_hands and table(page) == ""
+
+    page.keyboard.press("End")
+    count = len(record["actions"])
+    assert at(page) == count and page.locator("#btn-forward").is_disabled()
+    ranks = [int(s.get_attribute("data-rank")) for s in page.locator("#seats .seat").all()]
+    assert ranks == record["ranks"]
+    shot(page, "replay-end")
+    page.keyboard.press("Home")
+    assert at(page) == 0 and hands(page) == start_hands
+
+    page.locator("#slider").fill("6")
+    assert at(page) == 6
+    page.click("#moves tr[data-at='4'] td.who")
+    assert at(page) == 4 and current_move(page) == "4"
+    page.click("#btn-last")
+    assert at(page) == count
+    page.click("#btn-first")
+    assert at(page) == 0
+
+
+def test_a_turn_in_the_url_opens_there_and_the_url_follows_the_position(page, server, records):
+    record = records[2]
+    actions = record["actions"]
+    revolution = next(i for i, a in enumerate(actions) if is_revolution(a))
+    assert not actions[revolution]["reset"]
+    # the position after the turn that ends the revolution's trick: the order has flipped
+    flip = next(i + 1 for i, a in enumerate(actions) if i > revolution and a["reset"])
+    turn = record["actions"][flip - 1]["turn"]
+    open_replay(page, replay_url(server, 2, f"#turn={turn}"))
+    assert at(page) == flip and where(page)["turn"] == str(turn)
+    assert where(page)["order"] == "Revolution"
+    assert "revolution" in page.get_attribute("#felt", "class")
+    assert page.inner_text("#order") == "Revolution"
+    shot(page, "replay-revolution")
+
+    page.keyboard.press("ArrowLeft")
+    assert page.url.endswith(f"#turn={record['actions'][flip - 2]['turn']}")
+    assert where(page)["order"] == "Normal"  # the trick of the revolution is still being played
+    assert page.inner_text("#trick-info").startswith("Revolution play")
+    page.reload()
+    page.wait_for_selector("#replay[data-ready='1']")
+    assert at(page) == flip - 1
+
+    page.evaluate("location.hash = '#turn=0'")  # a link followed on the page itself
+    page.wait_for_function("document.getElementById('replay').dataset.at === '0'")
+
+
+def test_one_seat_s_view_shows_its_hand_and_only_the_backs_of_the_others(page, server, records):
+    record = records[2]
+    open_replay(page, replay_url(server, 2, "#turn=5"))
+    assert page.locator("#hands svg.card:not(.card-back)").count() == sum(
+        int(r.get_attribute("data-count")) for r in page.locator("#hands .hand-row").all()
+    )
+    page.select_option("#view", "1")
+    assert page.url.endswith("#turn=5&seat=1")
+    rows = page.locator("#hands .hand-row").all()
+    for seat, row in enumerate(rows):
+        count = int(row.get_attribute("data-count"))
+        faces = row.locator("svg.card:not(.card-back)").count()
+        backs = row.locator("svg.card-back").count()
+        if seat == 1:
+            assert (faces, backs) == (count, 0) and row.get_attribute("data-cards")
+        else:
+            assert (faces, backs) == (0, count) and row.get_attribute("data-cards") == ""
+    hidden = ["hidden cards" in move.inner_text() for move in page.locator("#exchange li").all()]
+    assert hidden == [1 not in (m["from"], m["to"]) for m in record["exchange"]]
+    assert True in hidden and False in hidden  # the view hides what seat 1 did not see
+    shot(page, "replay-seat-view")
+
+    page.keyboard.press("ArrowRight")  # the view stays as the position moves
+    assert page.url.endswith("#turn=6&seat=1") and where(page)["seat"] == "1"
+    page.reload()
+    page.wait_for_selector("#replay[data-ready='1']")
+    assert where(page)["seat"] == "1" and page.input_value("#view") == "1"
+    page.select_option("#view", "")
+    assert page.locator("#hands svg.card-back").count() == 0
+
+
+DROP = """([name, text]) => {
+    const data = new DataTransfer();
+    data.items.add(new File([text], name, { type: "application/json" }));
+    for (const type of ["dragenter", "dragover", "drop"]) {
+        document.body.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+    }
+}"""
+
+
+def test_a_record_file_dropped_on_the_page_replays_without_the_server(page, server, records):
+    open_replay(page, replay_url(server, 1))
+    asked = []
+    page.on("request", lambda r: asked.append(r.url))
+    record = records[3]
+    page.evaluate(DROP, ["game-3.json", json.dumps(record)])
+    page.wait_for_selector("#replay[data-source='game-3.json']")
+    assert where(page)["game"] == "3" and where(page)["at"] == "0"
+    assert int(where(page)["count"]) == len(record["actions"])
+    assert "game-3.json" in page.inner_text("#source")
+    assert asked == []  # read in the page: no request
+    page.keyboard.press("End")
+    assert where(page)["order"] == record["order"]
+    assert [int(s.get_attribute("data-rank")) for s in page.locator("#seats .seat").all()] == (
+        record["ranks"]
+    )
+    shot(page, "replay-dropped-file")
+
+    # what is not a record is refused, and the game shown stays
+    page.evaluate(DROP, ["notes.json", json.dumps({"format": "something else"})])
+    page.wait_for_selector("#replay-error:not([hidden])")
+    assert "notes.json is not a game record" in page.inner_text("#replay-error")
+    assert where(page)["source"] == "game-3.json" and where(page)["game"] == "3"
+
+
+def test_a_place_s_records_chosen_with_the_file_input_replay_game_by_game(
+    page, server, records, tmp_path
+):
+    lines = httpx.get(f"{server.url}/places/{server.place_id}/records.jsonl").text
+    path = tmp_path / "place.jsonl"
+    path.write_text(lines)
+    open_replay(page, replay_url(server, 1))
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_selector("#replay[data-source='place.jsonl']")
+    assert page.locator("#game-choice").is_visible()
+    assert page.locator("#game-choice option").count() == GAMES
+    page.select_option("#game-choice", "3")  # the fourth record
+    page.wait_for_selector("#replay[data-game='4']")
+    assert int(where(page)["count"]) == len(records[4]["actions"])
+    page.keyboard.press("ArrowRight")
+    assert at(page) == 1
+    shot(page, "replay-file-input")
+
+
+def test_a_game_without_a_record_says_so_and_a_file_still_replays(page, server, records):
+    waiting = server.manage(
+        "create_place", "Not yet", *[a for n in NAMES for a in ("--player", n)], "--games", "2"
+    )
+    place_id = int(waiting.stdout.strip())
+    page.goto(f"{server.url}/places/{place_id}/games/1/replay")
+    page.wait_for_selector("#replay-error:not([hidden])")
+    assert "No record to replay: no finished game 1" in page.inner_text("#replay-error")
+    assert page.locator("#btn-forward").is_disabled() and page.locator("#slider").is_disabled()
+    assert page.locator("#hands .hand-row").count() == 0
+    shot(page, "replay-no-record")
+
+    page.evaluate(DROP, ["game-1.json", json.dumps(records[1])])
+    page.wait_for_selector("#replay[data-source='game-1.json'][data-ready='1']")
+    assert page.locator("#replay-error").is_hidden()
+    assert page.locator("#hands .hand-row").count() == len(NAMES)
+    page.click("#btn-forward")
+    assert at(page) == 1
+
+
+def test_the_results_page_links_each_game_to_its_replay(page, server):
+    page.goto(f"{server.url}/places/{server.place_id}/results")
+    links = page.locator("#games-table a.replay-link")
+    assert links.count() == GAMES
+    links.nth(2).click()
+    page.wait_for_url(replay_url(server, 3))
+    page.wait_for_selector("#replay[data-ready='1']")
+    assert where(page)["game"] == "3" and where(page)["source"] == "server"
+    page.click("#previous-game")
+    page.wait_for_selector("#replay[data-game='2'][data-ready='1']")
+
+
+def test_the_replay_page_speaks_japanese(browser, server):
+    context = browser.new_context(viewport=VIEWPORT, locale="ja-JP")
+    page = context.new_page()
+    errors = watch_errors(page)
+    open_replay(page, replay_url(server, 2, "#turn=4"))
+    assert "手札" in page.inner_text(".live-centre h2")
+    assert page.inner_text("#position").startswith("第4手 · 4 / ")
+    assert page.inner_text("#replay-title").endswith("第2ゲーム")
+    shot(page, "replay-ja")
+    assert errors == []
+    context.close()
