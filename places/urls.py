@@ -2,11 +2,12 @@
 
 from django.urls import re_path
 
-from places.views import log, pages, records, replay, staff
+from places.views import log, pages, profiles, records, replay, staff
 
 #: A place's id in a path: longer ids overflow the database's integers.
 PLACE_ID = r"(?P<place_id>[0-9]{1,18})"
 ID = rf"^places/{PLACE_ID}/"
+USER_NAME = r"(?P<name>[\w.@+-]{1,150})"
 
 urlpatterns = [
     re_path(ID + r"start(?:\.json)?$", staff.start, name="staff-start"),
@@ -25,4 +26,7 @@ urlpatterns = [
     re_path(ID + r"results$", pages.results, name="place-results"),
     re_path(ID + r"results\.csv$", pages.results_csv, name="place-results-csv"),
     re_path(ID + r"games/(?P<game_no>[0-9]{1,9})/replay$", replay.replay, name="game-replay"),
+    # profiles: a Django user name (letters, digits, @ . + - _); the JSON first, since "." is one
+    re_path(rf"^users/{USER_NAME}\.json$", profiles.profile_json, name="profile-json"),
+    re_path(rf"^users/{USER_NAME}$", profiles.profile_page, name="profile"),
 ]

@@ -357,7 +357,7 @@
       let last = "";
       if (s.last && s.last.kind === "play") last = Cards.text(s.last.cards);
       return `<div class="${classes.join(" ")}" data-seat="${s.seat}" data-name="${esc(s.name)}" data-cards="${s.cards}" data-rank="${s.rank || ""}"${s.passed ? " data-passed" : ""}>
-        <div class="seat-top"><span class="seat-colour" style="background:${s.colour}"></span><span class="seat-name" title="${esc(s.name)}">${esc(s.name)}</span></div>
+        <div class="seat-top"><span class="seat-colour" style="background:${s.colour}"></span><a class="seat-name player-link" title="${esc(s.name)}" href="/users/${encodeURIComponent(s.name)}">${esc(s.name)}</a></div>
         <span class="seat-points" title="${esc(T.points)}">${esc(fmt(T.points_short, { n: s.points }))}</span>
         <div class="backs" aria-label="${esc(countText(s.cards))}">${backs(s.cards)}</div>
         <div class="seat-count">${M.phase === "over" || !M.gameNo ? "" : esc(countText(s.cards))}</div>
@@ -417,7 +417,7 @@
     $("standings").innerHTML = order.map((s, i) => {
       if (s.points !== prev) position = i + 1;
       prev = s.points;
-      return `<tr data-name="${esc(s.name)}"><td class="num">${position}</td><td class="name"><span class="swatch" style="background:${s.colour}"></span>${esc(s.name)}</td><td class="num">${s.points}</td><td class="num">${s.rankCounts.join("·")}</td></tr>`;
+      return `<tr data-name="${esc(s.name)}"><td class="num">${position}</td><td class="name"><span class="swatch" style="background:${s.colour}"></span><a class="player-link" href="/users/${encodeURIComponent(s.name)}">${esc(s.name)}</a></td><td class="num">${s.points}</td><td class="num">${s.rankCounts.join("·")}</td></tr>`;
     }).join("");
   }
 

@@ -55,3 +55,31 @@ def watch_errors(page) -> list[str]:
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     return errors
+
+
+def server_with_a_played_place(
+    workdir: Path, title: str, games: int, seed: str, driver: str = "tests.places.drive.play_out"
+):
+    """A real server (not started) whose database holds one place of the five page players
+    (``tests.pages.conftest.NAMES``), played to its end by ``driver(place_id, seed=1)``
+    before the server starts. Its id is ``server.place_id``."""
+    from tests.e2e.server import Server
+    from tests.pages.conftest import NAMES
+
+    module, _, function = driver.rpartition(".")
+    server = Server(workdir)
+    code = (
+        "from django.contrib.auth import get_user_model\n"
+        "from places import services\n"
+        "from tests.api.conftest import seating\n"
+        f"from {module} import {function} as drive\n"
+        f"for n in {NAMES!r}:\n"
+        "    get_user_model().objects.create_user(n, password=n + '-pw')\n"
+        f"p = services.create_place({title!r}, seating({NAMES!r}, {seed!r}), game_count={games},"
+        f" pace=0, time_limit=120.0, seed={seed!r})\n"
+        "services.start_place(p.id)\n"
+        "drive(p.id, seed=1)\n"
+        "print(p.id)\n"
+    )
+    server.place_id = int(server.manage("shell", "--no-imports", "-c", code).stdout.split()[-1])
+    return server

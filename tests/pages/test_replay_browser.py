@@ -17,8 +17,14 @@ from places.engine.cards import JOKER_IDS, JOKER_TOKEN, format_card, mask_of, pa
 from places.engine.deal import first_player
 from places.engine.game import act, advance, new_game, time_out
 from places.engine.replay import order_name
-from tests.e2e.server import Server
-from tests.pages.browser import VIEWPORT, launch, require_chromium, shot, watch_errors
+from tests.pages.browser import (
+    VIEWPORT,
+    launch,
+    require_chromium,
+    server_with_a_played_place,
+    shot,
+    watch_errors,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -31,21 +37,13 @@ SEED = "other"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     require_chromium()
-    s = Server(tmp_path_factory.mktemp("replay"))
-    code = (
-        "from django.contrib.auth import get_user_model\n"
-        "from places import services\n"
-        "from tests.api.conftest import seating\n"
-        "from tests.pages.eventful import play_out_eventfully\n"
-        f"for n in {NAMES!r}:\n"
-        "    get_user_model().objects.create_user(n, password=n + '-pw')\n"
-        f"p = services.create_place('Replayed', seating({NAMES!r}, {SEED!r}), game_count={GAMES},"
-        f" pace=0, time_limit=120.0, seed={SEED!r})\n"
-        "services.start_place(p.id)\n"
-        "play_out_eventfully(p.id, seed=1)\n"
-        "print(p.id)\n"
+    s = server_with_a_played_place(
+        tmp_path_factory.mktemp("replay"),
+        "Replayed",
+        GAMES,
+        SEED,
+        driver="tests.pages.eventful.play_out_eventfully",
     )
-    s.place_id = int(s.manage("shell", "--no-imports", "-c", code).stdout.split()[-1])
     s.start()
     yield s
     s.stop()

@@ -1,0 +1,32 @@
+"""Profiles, ``/users/NAME`` and ``/users/NAME.json``: how a player has played.
+
+Read-only; the figures come from ``places.reads.profiles`` (finished games only).
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+
+from places import errors
+from places.presentation.profiles import profile_rows
+from places.reads.profiles import profile
+from places.views import json_response, refusal
+
+
+@require_safe
+def profile_page(request: HttpRequest, name: str) -> HttpResponse:
+    found = profile(name)
+    if found is None:
+        raise Http404(f"no player {name}")
+    context = {"title": f"{found.name} · daihinmin", "profile": found, **profile_rows(found)}
+    return render(request, "places/profile.html", context)
+
+
+@require_safe
+def profile_json(request: HttpRequest, name: str) -> HttpResponse:
+    found = profile(name)
+    if found is None:
+        return refusal(errors.Refused(errors.NOT_FOUND, f"no player {name[:150]}"))
+    return json_response(found.as_dict())
