@@ -273,7 +273,7 @@
       }
       const cards = f.hands[s].length;
       return `<div class="${classes.join(" ")}" data-seat="${s}" data-name="${esc(p.name)}" data-cards="${cards}" data-rank="${f.ranks[s] || ""}">
-        <div class="seat-top"><span class="seat-colour" style="background:${colour(s)}"></span><span class="seat-name" title="${esc(p.name)}">${esc(p.name)}</span></div>
+        <div class="seat-top"><span class="seat-colour" style="background:${colour(s)}"></span>${S.source === "server" ? `<a class="seat-name player-link" title="${esc(p.name)}" href="/users/${encodeURIComponent(p.name)}">${esc(p.name)}</a>` : `<span class="seat-name" title="${esc(p.name)}">${esc(p.name)}</span>`}</div>
         <span class="seat-points">${f.ranks[s] && S.rec.points ? esc(fmt(T.points_short, { n: S.rec.points[s] })) : ""}</span>
         <div class="seat-count">${esc(countText(cards))}</div>
         <div class="seat-status">${pills.join(" ")}</div>

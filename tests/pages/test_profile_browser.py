@@ -70,3 +70,14 @@ def test_the_live_page_links_each_seat_to_its_profile(page, server):
     )
     assert sorted(hrefs) == sorted(f"/users/{n}" for n in NAMES)
     assert errors == []
+
+
+def test_a_replay_of_this_server_links_each_seat_to_its_profile(page, server):
+    errors = watch_errors(page)
+    page.goto(f"{server.url}/places/{server.place_id}/games/1/replay")
+    page.wait_for_selector("#replay[data-ready='1'] .seat-name.player-link")
+    hrefs = page.eval_on_selector_all(
+        ".seat-name.player-link", "els => els.map(e => e.getAttribute('href'))"
+    )
+    assert sorted(hrefs) == sorted(f"/users/{n}" for n in NAMES)
+    assert errors == []
