@@ -22,6 +22,17 @@ def game_rng(seed: str | None, game_no: int) -> random.Random:
     return random.Random(f"daihinmin:{seed}:{game_no}")
 
 
+def drawn_ranks(seed: str, game_no: int, players: int = 5) -> tuple[int, ...]:
+    """The ranks a duplicate game's exchange uses instead of the game before's.
+
+    Drawn from the seed and the game number alone, so every rotation of a seed
+    exchanges the same way between the same seats and so deals the same hands.
+    """
+    ranks = list(range(1, players + 1))
+    random.Random(f"daihinmin-ranks:{seed}:{game_no}").shuffle(ranks)
+    return tuple(ranks)
+
+
 def deal(rng: random.Random, players: int = 5) -> tuple[int, ...]:
     """Shuffle the 54 cards and deal them all; who gets the short hands is random."""
     deck = list(ALL_IDS)

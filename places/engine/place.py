@@ -122,11 +122,15 @@ def make_deal(rng: random.Random, players: int, last_ranks: Sequence[int] | None
 
 
 def step(
-    state: PlaceState, rng_for_game: Callable[[int], random.Random]
+    state: PlaceState,
+    rng_for_game: Callable[[int], random.Random],
+    exchange_ranks: Callable[[int], Sequence[int]] | None = None,
 ) -> tuple[PlaceState, list[Event], Deal | None]:
     """One step of the dealer when no action is awaited.
 
-    Returns the new state, the events, and the deal when a game started.
+    Returns the new state, the events, and the deal when a game started. With
+    ``exchange_ranks`` (duplicate deals), game 2 and later exchange, and choose who
+    starts, by ``exchange_ranks(game_no)`` rather than by the game before's ranks.
     """
     if state.phase == NEW:
         return state.replace(phase=BETWEEN_GAMES), [StartPlace()], None
@@ -134,7 +138,10 @@ def step(
         if state.game_no >= state.game_count:
             return state.replace(phase=OVER, game=None), [EndPlace()], None
         no = state.game_no + 1
-        d = make_deal(rng_for_game(no), state.players, state.last_ranks)
+        last = state.last_ranks
+        if exchange_ranks is not None and no > 1:
+            last = tuple(exchange_ranks(no))
+        d = make_deal(rng_for_game(no), state.players, last)
         game = g.new_game(no, d.hands, d.first)
         return state.replace(phase=IN_GAME, game_no=no, game=game), [StartGame(no)], d
     if state.phase == IN_GAME:

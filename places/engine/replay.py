@@ -185,12 +185,15 @@ def _replay_turn(state: GameState, action: Mapping | None, diverged: Fail) -> Ga
 
 def replay_records(records: Iterable[Mapping]) -> Iterator[Replayed | Diverged]:
     """Replay each record in turn; a game that follows a replayed one of the same place
-    is exchanged from that game's ranks (else from what its own exchange tells)."""
+    is exchanged from that game's ranks (else, and always with duplicate deals, whose
+    exchanges follow ranks drawn from the seed, from what its own exchange tells)."""
     last: dict[object, Replayed] = {}
     for record in records:
         place = record["place"]["id"]
         before = last.get(place)
-        known = before.ranks if before is not None and before.game == record["game"] - 1 else None
+        follows = before is not None and before.game == record["game"] - 1
+        duplicate = record["place"].get("duplicate_deals", False)
+        known = before.ranks if follows and not duplicate else None
         try:
             done = replay_game(record, known)
         except Diverged as e:
