@@ -188,6 +188,17 @@ class PracticeFormSerializer(serializers.Serializer):
         help_text="seconds per turn; default 10",
     )
     seed = serializers.CharField(required=False, max_length=64, help_text="reproducible deals")
+    time_bank = serializers.FloatField(
+        required=False,
+        min_value=0,
+        max_value=practice.MAX_TIME_BANK,
+        help_text="seconds a player may run past the limit over a game; default 0 (none)",
+    )
+    rated = serializers.ChoiceField(
+        choices=["1", "0", "true", "false"],
+        required=False,
+        help_text="whether its games move the ratings; default 0 (practice is unrated)",
+    )
 
 
 CardsFormSerializer = type(
@@ -512,6 +523,16 @@ def practice_spec(fmt: str | None) -> dict:
             ("pace", OpenApiTypes.NUMBER, f"seconds between steps, 0 to {practice.MAX_PACE:g}"),
             ("time_limit", OpenApiTypes.NUMBER, "the time limit per turn (s), default 10"),
             ("seed", OpenApiTypes.STR, "reproducible deals and house moves"),
+            (
+                "time_bank",
+                OpenApiTypes.NUMBER,
+                f"a time bank per game (s), 0 to {practice.MAX_TIME_BANK:g} (default 0: none)",
+            ),
+            (
+                "rated",
+                {"type": "string", "enum": ["1", "0", "true", "false"]},
+                "whether its games move the ratings (default 0: unrated)",
+            ),
         )
     ]
     if fmt:

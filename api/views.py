@@ -290,6 +290,7 @@ def _practice_options(request: HttpRequest) -> dict:
         ("game_count", "games", int),
         ("pace", "pace", float),
         ("time_limit", "time_limit", float),
+        ("time_bank", "time_bank", float),
     ):
         text = params.field(request, parameter).strip()
         if not text:
@@ -303,7 +304,18 @@ def _practice_options(request: HttpRequest) -> dict:
     seed = params.field(request, "seed")
     if seed:
         options["seed"] = seed
+    rated = params.field(request, "rated").strip().lower()
+    if rated:
+        if rated not in RATED_VALUES:
+            raise errors.Refused(
+                errors.INVALID_PARAMETER, f"rated: 1 or 0 (true or false), not {rated[:40]!r}"
+            )
+        options["rated"] = RATED_VALUES[rated]
     return options
+
+
+#: How ``rated`` may be written.
+RATED_VALUES = {"1": True, "true": True, "0": False, "false": False}
 
 
 def practice_document(done: services.Practice) -> dict:

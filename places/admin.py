@@ -30,6 +30,7 @@ from places.models import (
     PlaceEvent,
     Player,
     Rank,
+    Tournament,
     Turn,
 )
 from places.presentation import cards as shown
@@ -134,10 +135,22 @@ class PlaceAdmin(admin.ModelAdmin):
     actions = ("start", "next_step")
     change_form_template = "admin/places/place/change_form.html"
     fieldsets = (
-        (None, {"fields": ("title", "game_count", "pace", "time_limit", "seed")}),
+        (
+            None,
+            {"fields": ("title", "game_count", "pace", "time_limit", "time_bank", "seed", "rated")},
+        ),
         (
             "Progress",
-            {"fields": ("state", "records", "created_at", "started_at", "finished_at")},
+            {
+                "fields": (
+                    "state",
+                    "tournament_link",
+                    "records",
+                    "created_at",
+                    "started_at",
+                    "finished_at",
+                )
+            },
         ),
     )
 
@@ -152,7 +165,15 @@ class PlaceAdmin(admin.ModelAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         fixed = () if _waiting(obj) else services.FIXED_WHEN_STARTED
-        return ("state", "records", "created_at", "started_at", "finished_at", *fixed)
+        return (
+            "state",
+            "tournament_link",
+            "records",
+            "created_at",
+            "started_at",
+            "finished_at",
+            *fixed,
+        )
 
     # -- columns
     @admin.display(description="games played", ordering="games_played")
@@ -165,6 +186,17 @@ class PlaceAdmin(admin.ModelAdmin):
     @admin.display(description="pace", ordering="pace")
     def pace_display(self, place: Place) -> str:
         return "manual" if place.pace is None else f"{place.pace:g} s"
+
+    @admin.display(description="tournament")
+    def tournament_link(self, place: Place) -> str:
+        if place.tournament_id is None:
+            return "-"
+        return format_html(
+            '<a href="{}">{}</a>, table {}',
+            reverse("admin:places_tournament_change", args=[place.tournament_id]),
+            place.tournament,
+            place.table_no + 1,
+        )
 
     @admin.display(description="records")
     def records(self, place: Place) -> str:
@@ -207,6 +239,8 @@ class PlaceAdmin(admin.ModelAdmin):
                 pace=place.pace,
                 time_limit=place.time_limit,
                 seed=place.seed,
+                time_bank=place.time_bank,
+                rated=place.rated,
             )
             place.pk = created.pk
             place._state.adding = False
@@ -274,6 +308,127 @@ class PlaceAdmin(admin.ModelAdmin):
             raise PermissionDenied
         self._run(request, Place.objects.filter(pk=place.pk), change, done)
         return HttpResponseRedirect(reverse("admin:places_place_change", args=[place.pk]))
+
+
+# -- tournaments -----------------------------------------------------------------------------
+
+
+#: A tournament's settings, as ``services.create_tournament`` takes them (the title apart).
+TOURNAMENT_SETTINGS = (
+    "format",
+    "game_count",
+    "pace",
+    "time_limit",
+    "time_bank",
+    "seed",
+    "max_running",
+    "rated",
+)
+
+
+class TournamentForm(forms.ModelForm):
+    """A new tournament: its settings, and its entrants by name (the schedule numbers them so)."""
+
+    entrant_names = forms.CharField(
+        label="entrants",
+        widget=forms.Textarea(attrs={"rows": 8}),
+        help_text="user names, one per line (five or more)",
+    )
+
+    class Meta:
+        model = Tournament
+        fields = ("title", *TOURNAMENT_SETTINGS)
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if self.errors:  # a field is wrong: make nothing with the defaults in its place
+            return data
+        names = [n.strip() for n in data.get("entrant_names", "").splitlines() if n.strip()]
+        settings = {k: data[k] for k in TOURNAMENT_SETTINGS if k in data}
+        try:
+            self.created = services.create_tournament(data.get("title", ""), names, **settings)
+        except Refused as e:
+            raise ValidationError(e.message) from None
+        return data
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    """Tournaments are made (with all their places) and started through the services."""
+
+    list_display = ("title", "format", "state", "entrant_count", "places_done", "created_at")
+    list_filter = ("state", "format")
+    search_fields = ("title", "=id")
+    actions = ("start",)
+    readonly_fields = ("state", "pages", "entrant_list", "created_at", "started_at", "finished_at")
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                entrants_n=Count("entrants", distinct=True),
+                places_n=Count("places", distinct=True),
+                finished_n=Count(
+                    "places", filter=Q(places__state=Place.State.FINISHED), distinct=True
+                ),
+            )
+        )
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        if obj is None:
+            kwargs["form"] = TournamentForm
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ("title", *TOURNAMENT_SETTINGS, "entrant_names")
+        return ("title", *TOURNAMENT_SETTINGS, *self.readonly_fields)
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None:
+            return ()
+        return ("title", *TOURNAMENT_SETTINGS, *self.readonly_fields)
+
+    def save_model(self, request, obj: Tournament, form, change: bool) -> None:
+        if change:
+            return  # nothing of a tournament changes once made
+        obj.pk = form.created.pk
+        obj._state.adding = False
+        obj.refresh_from_db()
+
+    @admin.display(description="entrants", ordering="entrants_n")
+    def entrant_count(self, t: Tournament) -> int:
+        return t.entrants_n
+
+    @admin.display(description="places finished")
+    def places_done(self, t: Tournament) -> str:
+        return f"{t.finished_n}/{t.places_n}"
+
+    @admin.display(description="entrants")
+    def entrant_list(self, t: Tournament) -> str:
+        return ", ".join(t.entrants.order_by("no").values_list("user__username", flat=True))
+
+    @admin.display(description="pages")
+    def pages(self, t: Tournament) -> str:
+        if t.pk is None:
+            return "-"
+        places = reverse("admin:places_place_changelist") + f"?tournament__id__exact={t.pk}"
+        return format_html(
+            '<a href="/tournaments/{}/">standings</a> · <a href="{}">places</a>', t.pk, places
+        )
+
+    @admin.action(description="Start the selected tournaments", permissions=["change"])
+    def start(self, request: HttpRequest, queryset: QuerySet) -> None:
+        for t in queryset.order_by("pk"):
+            try:
+                started = services.start_tournament(t.pk)
+            except Refused as e:
+                self.message_user(request, f"{t}: {e.message}", messages.ERROR)
+            else:
+                self.message_user(
+                    request, f"{t}: started, {started} places starting.", messages.SUCCESS
+                )
 
 
 # -- house bots ------------------------------------------------------------------------------

@@ -97,7 +97,10 @@ def next_wakeup(driver: str = DRIVER_ID) -> float:
 
 
 def tick(driver: str = DRIVER_ID) -> int:
-    """One round: claim, then run what is due. Returns the number of places moved."""
+    """One round: claim, run what is due, start the tournaments' next places.
+
+    Returns the number of places moved.
+    """
     claim(driver)
     moved = 0
     for pk in due_places(driver):
@@ -106,6 +109,10 @@ def tick(driver: str = DRIVER_ID) -> int:
                 moved += 1
         except Exception:
             logger.exception("dealer: place %s failed to step", pk)
+    try:
+        services.advance_running()
+    except Exception:
+        logger.exception("dealer: tournaments failed to advance")
     return moved
 
 

@@ -66,10 +66,37 @@ class Place(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     started_at = models.DateTimeField(null=True, blank=True, editable=False)
     finished_at = models.DateTimeField(null=True, blank=True, editable=False)
+    #: Seconds a player may run past the turn limit over one game (0: no bank).
+    time_bank = models.FloatField(
+        _("time bank per game (s)"),
+        default=0.0,
+        validators=[MinValueValidator(0)],
+        help_text=_("a turn may run past its limit while its player's bank lasts; 0 for none"),
+    )
+    #: Whether its games move the players' ratings.
+    rated = models.BooleanField(_("rated"), default=True)
+    #: Duplicate deals: the ranks of each game's exchange are drawn from the seed,
+    #: not taken from the game before, so every rotation of a seed deals the same hands.
+    duplicate_deals = models.BooleanField(default=False, editable=False)
+    tournament = models.ForeignKey(
+        "Tournament",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="places",
+        editable=False,
+    )
+    #: The place's number in its tournament's schedule (0 first).
+    table_no = models.PositiveIntegerField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-id"]
         indexes = [models.Index(fields=["state", "next_step_at"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "table_no"], name="one_place_per_table_no"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.title} (#{self.pk})"
@@ -227,3 +254,93 @@ class PlaceEvent(models.Model):
     class Meta:
         ordering = ["place", "seq"]
         constraints = [models.UniqueConstraint(fields=["place", "seq"], name="one_event_per_seq")]
+
+
+class Tournament(models.Model):
+    """Many places over more than five entrants, scheduled and started by the server.
+
+    Its places are made with it (``places.services.tournaments``), one per table of the
+    schedule (``places.engine.schedule``), and started in order, a few at a time,
+    never two at once that share an entrant.
+    """
+
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round-robin", _("round robin")
+        DUPLICATE = "duplicate", _("duplicate")
+
+    State = Place.State
+
+    title = models.CharField(_("title"), max_length=60)
+    format = models.CharField(
+        _("format"), max_length=12, choices=Format.choices, default=Format.ROUND_ROBIN
+    )
+    game_count = models.PositiveIntegerField(_("games per table"), default=10)
+    pace = models.FloatField(_("pace (s)"), default=0.0)
+    time_limit = models.FloatField(_("time limit per turn (s)"), default=10.0)
+    time_bank = models.FloatField(_("time bank per game (s)"), default=0.0)
+    seed = models.CharField(_("seed"), max_length=32, blank=True, default="")
+    max_running = models.PositiveSmallIntegerField(_("places running at once"), default=4)
+    rated = models.BooleanField(_("rated"), default=True)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.WAITING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True, editable=False)
+    finished_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"{self.title} (#{self.pk})"
+
+
+class Entrant(models.Model):
+    """A user entered in a tournament; ``no`` is the number the schedule knows them by."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    no = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["tournament", "no"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "no"], name="one_entrant_per_no"),
+            models.UniqueConstraint(fields=["tournament", "user"], name="one_entry_per_user"),
+        ]
+
+
+class Rating(models.Model):
+    """A user's rating (openskill's Plackett–Luce): moved by every finished rated game."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="rating"
+    )
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    last_played = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-mu"]
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative estimate μ − 3σ the leaderboard ranks by."""
+        return self.mu - 3 * self.sigma
+
+
+class RatingChange(models.Model):
+    """A user's rating after one game: the history a profile charts."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["user", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="one_rating_change_per_game")
+        ]

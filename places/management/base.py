@@ -29,18 +29,32 @@ class OneLineCommand(BaseCommand):
         return parser
 
 
+def columns(rows: list[list[str]]) -> list[str]:
+    """Rows of cells as aligned text lines: the second column (a name) to the left,
+    the others (figures) to the right."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return [
+        "  ".join(
+            cell.ljust(w) if i == 1 else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(r, widths, strict=True))
+        ).rstrip()
+        for r in rows
+    ]
+
+
 def refused(e: Refused) -> CommandError:
     """A service's refusal as a command's one-line error."""
     return CommandError(e.message.replace("\n", " "))
 
 
-def place_id(text: str | int) -> int:
+def place_id(text: str | int, kind: str = "place") -> int:
+    """The id of a place (or of a ``kind`` of row: a tournament) as a whole number."""
     try:
         value = int(text)
     except (TypeError, ValueError):
-        raise CommandError(f"a place id is a whole number, not {str(text)!r}") from None
-    if not 1 <= value < 2**63:  # beyond the database's integers: surely no place
-        raise CommandError(f"no place {value}")
+        raise CommandError(f"a {kind} id is a whole number, not {str(text)!r}") from None
+    if not 1 <= value < 2**63:  # beyond the database's integers: surely no such row
+        raise CommandError(f"no {kind} {value}")
     return value
 
 

@@ -1,7 +1,8 @@
 """The one format of ``Place.engine_state``: the engine's state and where its rows are.
 
 ``{"place": PlaceState as a dict, "game_id": the Game row being played,
-"turn_no": the number of its open (or last) turn}``; written by
+"turn_no": the number of its open (or last) turn, "banks": each seat's time bank left
+in this game, in seconds, only when the place has a time bank}``; written by
 ``places.services`` at every change, decoded here and nowhere else.
 """
 
@@ -18,6 +19,7 @@ class Position:
     state: PlaceState | None = None  # None: the place has not started
     game_id: int | None = None
     turn_no: int | None = None
+    banks: tuple[float, ...] | None = None
 
     @classmethod
     def decode(cls, data: dict | None) -> Position:
@@ -27,14 +29,18 @@ class Position:
             PlaceState.from_dict(place) if place else None,
             data.get("game_id"),
             data.get("turn_no"),
+            tuple(data["banks"]) if data.get("banks") is not None else None,
         )
 
     def encode(self) -> dict:
-        return {
+        encoded = {
             "place": None if self.state is None else self.state.to_dict(),
             "game_id": self.game_id,
             "turn_no": self.turn_no,
         }
+        if self.banks is not None:
+            encoded["banks"] = list(self.banks)
+        return encoded
 
 
 def state_of(place) -> PlaceState | None:

@@ -15,6 +15,7 @@ from datetime import timedelta
 
 from places.engine import replay
 from places.engine.cards import format_card, mask_of, sorted_ids
+from places.engine.deal import drawn_ranks
 from places.engine.place import points_for
 from places.models import Game, Hand, Place, Rank, Turn
 from places.reads.position import finished_games, state_of
@@ -37,6 +38,8 @@ class PlaceHead:
     seed: str | None  # None while the place runs, or when it has none
     seats: tuple[Seat, ...]
     finished: int  # games 1 … finished have records
+    #: Duplicate deals: the seed the exchanges' ranks are drawn from (``drawn_ranks``).
+    duplicate_seed: str | None = None
 
 
 def place_head(place_id: int) -> PlaceHead | None:
@@ -52,6 +55,7 @@ def place_head(place_id: int) -> PlaceHead | None:
         seed=(place.seed or None) if over else None,
         seats=seats_of(place.id),
         finished=finished_games(state_of(place)),
+        duplicate_seed=place.seed if place.duplicate_deals else None,
     )
 
 
@@ -133,10 +137,13 @@ def records_after(head: PlaceHead, after: int, limit: int) -> list[dict]:
     ).values_list("game__no", "player_id", "rank"):
         ranks[no][seat_of[player_id]] = rank
 
+    def exchanged_by(no: int) -> list[int] | None:
+        if head.duplicate_seed is not None:
+            return list(drawn_ranks(head.duplicate_seed, no, players)) if no > 1 else None
+        return ranks.get(no - 1)
+
     return [
-        _record(
-            head, no, place_info, hands[game_id], actions[game_id], ranks[no], ranks.get(no - 1)
-        )
+        _record(head, no, place_info, hands[game_id], actions[game_id], ranks[no], exchanged_by(no))
         for game_id, no, place_info in games
     ]
 
@@ -201,7 +208,12 @@ def _record(
         "format": replay.FORMAT,
         "version": replay.VERSION,
         "rules": replay.RULES,
-        "place": {"id": head.id, "title": head.title, "games": head.game_count},
+        "place": {
+            "id": head.id,
+            "title": head.title,
+            "games": head.game_count,
+            **({"duplicate_deals": True} if head.duplicate_seed is not None else {}),
+        },
         "game": no,
         "seed": head.seed,
         "players": [{"seat": s.no, "name": s.name} for s in head.seats],

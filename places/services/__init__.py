@@ -16,15 +16,22 @@ from places.services.setup import (
     edit_place,
     reseat_place,
 )
+from places.services.tournaments import (
+    advance_running,
+    create_tournament,
+    start_tournament,
+)
 
 __all__ = [
     "EDITABLE_WHEN_STARTED",
     "FIXED_WHEN_STARTED",
     "MAX_CARDS",
     "PostResult",
+    "advance_running",
     "Practice",
     "check_practice",
     "create_place",
+    "create_tournament",
     "edit_place",
     "next_turn",
     "post_cards",
@@ -34,4 +41,5 @@ __all__ = [
     "schedule_start",
     "start_place",
     "start_practice",
+    "start_tournament",
 ]

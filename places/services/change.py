@@ -22,7 +22,7 @@ from places import errors, rows
 from places.engine import events as ev
 from places.engine import place as engine
 from places.engine.cards import sorted_ids
-from places.engine.deal import game_rng
+from places.engine.deal import drawn_ranks, game_rng
 from places.engine.game import TurnResult
 from places.engine.place import Deal
 from places.engine.plays import Miss
@@ -30,7 +30,7 @@ from places.models import Game, Hand, Place, PlaceEvent, Rank, Turn
 from places.reads.position import Position
 from places.reads.seats import seats_of
 from places.realtime import broadcast, wake
-from places.services import house
+from places.services import house, ratings
 from places.wire import events as wire
 from places.wire.codec import compact
 from places.wire.records import order_name
@@ -61,6 +61,8 @@ class Change:
         self.state = position.state
         self.game_id = position.game_id
         self.turn_no = position.turn_no
+        #: Each seat's time bank left in this game (seconds); None: the place has none.
+        self.banks = list(position.banks) if position.banks is not None else None
         self.seats = seats_of(place.id)
         self.messages: list[dict] = []
         self.submitted: list[str] = []  # what the acting player wrote
@@ -73,7 +75,7 @@ class Change:
         place = self.place
         for e in events:
             if isinstance(e, ev.StartTurn):
-                deadline = self.now + timedelta(seconds=place.time_limit)
+                deadline = self.now + timedelta(seconds=place.time_limit + self._bank(e.seat))
                 self.turn_no = self.state.game.turn_no
                 rows.insert_many(
                     Turn,
@@ -96,6 +98,7 @@ class Change:
             elif isinstance(e, ev.EndTurn):
                 assert result is not None  # a turn ends only by an action or its timeout
                 timed_out = result.reason == Miss.TIMEOUT
+                self._spend_bank(e.seat)
                 rows.update_where(
                     Turn,
                     {"game_id": self.game_id, "no": self.turn_no},
@@ -119,6 +122,8 @@ class Change:
             elif isinstance(e, ev.StartGame):
                 game = Game.objects.create(place=place, no=e.game_no)
                 self.game_id = game.id
+                if place.time_bank > 0:
+                    self.banks = [place.time_bank] * len(self.seats)
                 self.turn_no = None
                 self._record_hands(game, deal)
                 self.messages.append(wire.start_game(game))
@@ -127,6 +132,10 @@ class Change:
                 game.status = Game.FINISHED
                 game.place_info = order_name(e.revolution)
                 game.save(update_fields=["status", "place_info", "updated_at"])
+                if place.rated:
+                    ratings.rate_game(
+                        game.id, [s.user_id for s in self.seats], self.state.game.ranks, self.now
+                    )
                 self.messages.append(wire.end_game(game))
             elif isinstance(e, ev.StartPlace):
                 self.messages.append(wire.start_place(place))
@@ -134,6 +143,21 @@ class Change:
                 place.state = Place.State.FINISHED
                 place.finished_at = self.now
                 self.messages.append(wire.end_place(place))
+
+    def _bank(self, seat: int) -> float:
+        return self.banks[seat] if self.banks is not None else 0.0
+
+    def _spend_bank(self, seat: int) -> None:
+        """What the turn ran past its limit comes off the seat's bank (all of it on a timeout).
+
+        The open turn's deadline is its limit's end plus the bank it opened with.
+        """
+        bank = self._bank(seat)
+        if not bank or self.place.turn_deadline is None:
+            return
+        limit_end = self.place.turn_deadline - timedelta(seconds=bank)
+        overrun = (self.now - limit_end).total_seconds()
+        self.banks[seat] = max(0.0, bank - max(0.0, overrun))
 
     def _record_hands(self, game: Game, deal: Deal) -> None:
         given: dict[int, list[int]] = defaultdict(list)
@@ -155,8 +179,10 @@ class Change:
 
     # -- engine steps
     def step(self) -> None:
-        seed = self.place.seed or None
-        self.state, events, deal = engine.step(self.state, lambda no: game_rng(seed, no))
+        place = self.place
+        seed = place.seed or None
+        drawn = (lambda no: drawn_ranks(place.seed, no)) if place.duplicate_deals else None
+        self.state, events, deal = engine.step(self.state, lambda no: game_rng(seed, no), drawn)
         self.record(events, deal)
         self.play_house()
 
@@ -208,7 +234,8 @@ class Change:
             place.next_step_at = (
                 None if place.pace is None else self.now + timedelta(seconds=place.pace)
             )
-        place.engine_state = Position(state, self.game_id, self.turn_no).encode()
+        banks = tuple(self.banks) if self.banks is not None else None
+        place.engine_state = Position(state, self.game_id, self.turn_no, banks).encode()
         first = place.event_seq + 1
         texts = [compact(m) for m in self.messages]
         place.event_seq += len(texts)

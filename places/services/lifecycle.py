@@ -81,13 +81,15 @@ def run_due(place_id: int, now: datetime | None = None) -> bool:
 
 
 def resume(place_id: int) -> None:
-    """A server took over a running place: an open turn gets a fresh deadline."""
+    """A server took over a running place: an open turn gets a fresh deadline
+    (its limit, and the player's bank as it was when the turn opened)."""
     with transaction.atomic():
         place = Place.objects.select_for_update().get(pk=place_id)
         if place.state != Place.State.RUNNING or place.turn_deadline is None:
             return
         position = Position.decode(place.engine_state)
-        deadline = timezone.now() + timedelta(seconds=place.time_limit)
+        bank = position.banks[position.state.game.turn] if position.banks is not None else 0.0
+        deadline = timezone.now() + timedelta(seconds=place.time_limit + bank)
         place.turn_deadline = deadline
         place.save(update_fields=["turn_deadline"])
         Turn.objects.filter(outcome="", game_id=position.game_id, no=position.turn_no).update(

@@ -36,6 +36,9 @@ DEFAULT_PACE = 0.0
 MAX_PACE = 10.0
 DEFAULT_TIME_LIMIT = 10.0
 MAX_TIME_LIMIT = 600.0
+MAX_TIME_BANK = 600.0
+#: Practice moves no rating unless asked: beating house bots over and over is no skill.
+DEFAULT_RATED = False
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,8 @@ def check_practice(
     pace: float = DEFAULT_PACE,
     time_limit: float = DEFAULT_TIME_LIMIT,
     seed: str = "",
+    time_bank: float = 0.0,
+    rated: bool = DEFAULT_RATED,
 ) -> None:
     """Refuse settings a practice may not have (``INVALID_PARAMETER``, ``UNKNOWN_STRATEGY``)."""
     if len(bots) != HOUSE_SEATS:
@@ -70,6 +75,8 @@ def check_practice(
         problems.append(f"pace: 0 to {MAX_PACE:g} seconds")
     if not (math.isfinite(time_limit) and 0 < time_limit <= MAX_TIME_LIMIT):
         problems.append(f"time_limit: more than 0 and at most {MAX_TIME_LIMIT:g} seconds")
+    if not (math.isfinite(time_bank) and 0 <= time_bank <= MAX_TIME_BANK):
+        problems.append(f"time_bank: 0 to {MAX_TIME_BANK:g} seconds")
     if len(seed) > SEED_MAX_LENGTH or "\x00" in seed:
         problems.append(f"seed: at most {SEED_MAX_LENGTH} characters")
     if problems:
@@ -96,13 +103,15 @@ def start_practice(
     pace: float = DEFAULT_PACE,
     time_limit: float = DEFAULT_TIME_LIMIT,
     seed: str = "",
+    time_bank: float = 0.0,
+    rated: bool = DEFAULT_RATED,
 ) -> Practice:
     """Make a place of the user and four house bots of ``bots``, and start it.
 
     The user sits in a random seat (drawn from the seed when there is one). At
     pace 0 the house bots play at once until the user must act.
     """
-    check_practice(bots, game_count, pace, time_limit, seed)
+    check_practice(bots, game_count, pace, time_limit, seed, time_bank, rated)
     users = get_user_model()
     with transaction.atomic():
         # the user's row, locked: two practices at once count each other
@@ -121,7 +130,14 @@ def start_practice(
         seat = chooser.randrange(PLAYERS_PER_PLACE)
         names.insert(seat, user.get_username())
         place = create_place(
-            TITLE, names, game_count=game_count, pace=pace, time_limit=time_limit, seed=seed
+            TITLE,
+            names,
+            game_count=game_count,
+            pace=pace,
+            time_limit=time_limit,
+            seed=seed,
+            time_bank=time_bank,
+            rated=rated,
         )
     start_place(place.id)  # its own change: the events go out after its commit, in order
     place.refresh_from_db()

@@ -23,23 +23,36 @@ SEED_MAX_LENGTH = 64
 #: What may still change once a place has started (the dealer reads these at each step).
 EDITABLE_WHEN_STARTED = ("title", "pace", "time_limit")
 #: What is fixed once a place has started.
-FIXED_WHEN_STARTED = ("game_count", "seed")
+FIXED_WHEN_STARTED = ("game_count", "seed", "time_bank", "rated")
 
 
 def _setting_problems(
-    title: str, game_count: int, pace: float | None, time_limit: float, seed: str
+    title: str,
+    game_count: int,
+    pace: float | None,
+    time_limit: float,
+    seed: str,
+    time_bank: float = 0.0,
 ) -> list[str]:
     problems = []
     if not title or len(title) > TITLE_MAX_LENGTH:
         problems.append(f"the title must have 1 to {TITLE_MAX_LENGTH} characters")
     if not 1 <= game_count <= MAX_GAMES:
         problems.append(f"a place plays at least one game and at most {MAX_GAMES}")
+    if len(seed) > SEED_MAX_LENGTH:
+        problems.append(f"the seed has at most {SEED_MAX_LENGTH} characters")
+    return problems + timing_problems(pace, time_limit, time_bank)
+
+
+def timing_problems(pace: float | None, time_limit: float, time_bank: float) -> list[str]:
+    """What is wrong with a place's clock (a tournament's places' too)."""
+    problems = []
     if pace is not None and not (math.isfinite(pace) and 0 <= pace <= MAX_SECONDS):
         problems.append(f"the pace is manual or 0 to {MAX_SECONDS} seconds")
     if not (math.isfinite(time_limit) and 0 < time_limit <= MAX_SECONDS):
         problems.append(f"the time limit must be more than 0 and at most {MAX_SECONDS} seconds")
-    if len(seed) > SEED_MAX_LENGTH:
-        problems.append(f"the seed has at most {SEED_MAX_LENGTH} characters")
+    if not (math.isfinite(time_bank) and 0 <= time_bank <= MAX_SECONDS):
+        problems.append(f"the time bank is 0 (none) to {MAX_SECONDS} seconds")
     return problems
 
 
@@ -64,15 +77,28 @@ def create_place(
     pace: float | None = 0.5,
     time_limit: float = 10.0,
     seed: str = "",
+    time_bank: float = 0.0,
+    rated: bool = True,
+    **schedule,
 ) -> Place:
-    """A new waiting place with its players seated in the given order."""
-    problems = _setting_problems(title, game_count, pace, time_limit, seed)
+    """A new waiting place with its players seated in the given order.
+
+    ``schedule`` is a tournament's (``tournament``, ``table_no``, ``duplicate_deals``).
+    """
+    problems = _setting_problems(title, game_count, pace, time_limit, seed, time_bank)
     users = _players(usernames, problems)
     if problems:
         raise errors.Refused(errors.INVALID_PLACE, "; ".join(problems))
     with transaction.atomic():
         place = Place.objects.create(
-            title=title, game_count=game_count, pace=pace, time_limit=time_limit, seed=seed
+            title=title,
+            game_count=game_count,
+            pace=pace,
+            time_limit=time_limit,
+            seed=seed,
+            time_bank=time_bank,
+            rated=rated,
+            **schedule,
         )
         Player.objects.bulk_create(
             Player(place=place, user=users[name], seat=seat) for seat, name in enumerate(usernames)
@@ -96,7 +122,7 @@ def edit_place(place_id: int, **settings) -> tuple[list[str], bool]:
         for name, value in changed.items():
             setattr(place, name, value)
         problems = _setting_problems(
-            place.title, place.game_count, place.pace, place.time_limit, place.seed
+            place.title, place.game_count, place.pace, place.time_limit, place.seed, place.time_bank
         )
         if problems:
             raise errors.Refused(errors.INVALID_PLACE, "; ".join(problems))

@@ -148,6 +148,8 @@ def test_practice_describes_its_answer_its_parameters_and_its_errors(schema):
         "games",
         "pace",
         "time_limit",
+        "time_bank",
+        "rated",
         "seed",
     }
     assert set(op["responses"]) >= {"200", "400", "401", "403", "405", "409", "429"}

@@ -120,6 +120,15 @@ def test_bots_may_come_as_repeated_parameters_as_a_form_of_four_selects_sends_th
     assert names == ["house-random-1", "house-greedy-1", "house-random-2", "house-shedder-1"]
 
 
+@pytest.mark.parametrize(
+    ("fields", "rated"), [({}, False), ({"rated": "1"}, True), ({"rated": "false"}, False)]
+)
+def test_practice_is_unrated_unless_asked_and_may_have_a_time_bank(client, alice, fields, rated):
+    doc = data(practise(client, **as_alice(time_bank="30", **fields)))
+    place = Place.objects.get(pk=doc["place"])
+    assert (place.rated, place.time_bank) == (rated, 30.0)
+
+
 def test_house_users_are_reused_by_the_next_practice(client, alice):
     first = data(practise(client, **as_alice()))
     users = get_user_model().objects.count()
@@ -190,6 +199,9 @@ def test_the_house_users_cannot_log_in(client, alice):
         ({"time_limit": "0"}, "INVALID_PARAMETER"),
         ({"time_limit": "inf"}, "INVALID_PARAMETER"),
         ({"seed": "s" * 65}, "INVALID_PARAMETER"),
+        ({"rated": "maybe"}, "INVALID_PARAMETER"),
+        ({"time_bank": "-1"}, "INVALID_PARAMETER"),
+        ({"time_bank": "601"}, "INVALID_PARAMETER"),
     ],
 )
 def test_bad_settings_are_refused_with_a_stable_code_and_change_nothing(

@@ -34,6 +34,8 @@ def place_form(title="Admin place", games=3, pace="", time_limit=10, seed="s", *
         "pace": pace,
         "time_limit": time_limit,
         "seed": seed,
+        "time_bank": 0,
+        "rated": "on",
         "players-INITIAL_FORMS": 0,
         "players-MIN_NUM_FORMS": 0,
         "players-MAX_NUM_FORMS": 5,

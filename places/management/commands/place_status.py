@@ -6,7 +6,7 @@ import json
 
 from django.core.management.base import CommandError
 
-from places.management.base import OneLineCommand, place_id
+from places.management.base import OneLineCommand, columns, place_id
 from places.models import PLAYERS_PER_PLACE, Place
 from places.reads.standings import status as place_status
 
@@ -49,11 +49,4 @@ def render(status: dict) -> str:
     rows = [["#", "player", "points", *ORDINALS[:PLAYERS_PER_PLACE]]]
     for s in status["standings"]:
         rows.append([str(s["position"]), s["name"], str(s["points"]), *map(str, s["rank_counts"])])
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for r in rows:
-        cells = [
-            cell.ljust(w) if i == 1 else cell.rjust(w)
-            for i, (cell, w) in enumerate(zip(r, widths, strict=True))
-        ]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
+    return "\n".join(lines + columns(rows))

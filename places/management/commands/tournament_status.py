@@ -1,0 +1,57 @@
+"""``tournament_status ID [--json]``: a tournament's state and standings."""
+
+from __future__ import annotations
+
+import json
+
+from django.core.management.base import CommandError
+
+from places.management.base import OneLineCommand, columns, place_id
+from places.reads.tournaments import TournamentView, tournament
+
+
+class Command(OneLineCommand):
+    help = "Print a tournament's state and standings (name, points per game, interval, games)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("id", help="the tournament's id")
+        parser.add_argument(
+            "--json", dest="as_json", action="store_true", help="print the whole tournament as JSON"
+        )
+
+    def handle(self, *args, id, as_json: bool, **options):
+        pk = place_id(id, "tournament")
+        found = tournament(pk)
+        if found is None:
+            raise CommandError(f"no tournament {pk}")
+        if as_json:
+            self.stdout.write(json.dumps(found.as_dict(), ensure_ascii=False))
+        else:
+            self.stdout.write(render(found))
+
+
+def _fixed(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2f}"
+
+
+def render(t: TournamentView) -> str:
+    lines = [
+        f"tournament {t.id} {t.title!r}: {t.state}",
+        f"{t.format}, {len(t.entrants)} entrants, {len(t.tables)} tables of {t.game_count} games"
+        f" ({t.games_finished} of {t.games_total} played; {len(t.running)} places running)",
+        "",
+    ]
+    rows = [["#", "entrant", "points/game", "95% interval", "avg rank", "games"]]
+    for i, s in enumerate(t.standings, 1):
+        interval = f"{_fixed(s.low)} – {_fixed(s.high)}" if s.games else "–"
+        rows.append(
+            [
+                str(i),
+                s.name,
+                _fixed(s.points_per_game),
+                interval,
+                _fixed(s.average_rank),
+                str(s.games),
+            ]
+        )
+    return "\n".join(lines + columns(rows))
