@@ -2,11 +2,12 @@
 
 from django.urls import re_path
 
-from places.views import log, pages, profiles, records, replay, staff
+from places.views import log, pages, profiles, records, replay, staff, tournaments
 
 #: A place's id in a path: longer ids overflow the database's integers.
 PLACE_ID = r"(?P<place_id>[0-9]{1,18})"
 ID = rf"^places/{PLACE_ID}/"
+TOURNAMENT_ID = r"(?P<tournament_id>[0-9]{1,18})"
 USER_NAME = r"(?P<name>[\w.@+-]{1,150})"
 
 urlpatterns = [
@@ -29,4 +30,17 @@ urlpatterns = [
     # profiles: a Django user name (letters, digits, @ . + - _); the JSON first, since "." is one
     re_path(rf"^users/{USER_NAME}\.json$", profiles.profile_json, name="profile-json"),
     re_path(rf"^users/{USER_NAME}$", profiles.profile_page, name="profile"),
+    # tournaments and ratings
+    re_path(r"^tournaments/$", tournaments.tournament_list, name="tournaments"),
+    re_path(rf"^tournaments/{TOURNAMENT_ID}/$", tournaments.tournament_page, name="tournament"),
+    re_path(
+        rf"^tournaments/{TOURNAMENT_ID}\.json$", tournaments.tournament_json, name="tournament-json"
+    ),
+    re_path(
+        rf"^tournaments/{TOURNAMENT_ID}/standings\.csv$",
+        tournaments.standings_csv,
+        name="tournament-standings-csv",
+    ),
+    re_path(r"^ratings$", tournaments.leaderboard, name="ratings"),
+    re_path(r"^ratings\.json$", tournaments.ratings_json, name="ratings-json"),
 ]

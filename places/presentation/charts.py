@@ -1,12 +1,22 @@
-"""The results page's charts, drawn in SVG by the template from this geometry (no chart library)."""
+"""The pages' charts (results, tournament, rating history), drawn in SVG by the templates
+from this geometry (no chart library)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from places.engine.place import points_for
+from places.models import PLAYERS_PER_PLACE
 from places.presentation.cards import RANK_COLOURS, seat_colour
+from places.reads.ratings import RatingPoint
 from places.reads.standings import Results
+from places.reads.tournaments import Standing
+
+#: The most points a game gives (rank 1 of five).
+POINTS_MAX = points_for(1, PLAYERS_PER_PLACE)
+#: The rating chart's lines: μ, then the ordinal.
+RATING_COLOURS = ("#2563eb", "#16a34a")
 
 
 @dataclass
@@ -145,5 +155,96 @@ def ranks_chart(res: Results, width: int = 720, height: int = 300) -> Chart:
         bottom,
         x_ticks=[],
         y_ticks=[{"value": v, "y": y(v)} for v in ticks],
+        series=series,
+    )
+
+
+def interval_chart(rows: list[Standing], width: int = 720, row_height: int = 28) -> Chart:
+    """Points per game of each entrant with its 95 % interval: a dot on a whisker per row."""
+    left, right, top, bottom = 160, 24, 12, 36
+    height = top + bottom + row_height * max(len(rows), 1)
+    x_max = POINTS_MAX
+    plot_w = width - left - right
+
+    def x(v: float) -> float:
+        return round(left + plot_w * v / x_max, 1)
+
+    series = []
+    for i, s in enumerate(rows):
+        if s.points_per_game is None:
+            continue
+        series.append(
+            {
+                "name": s.name,
+                "y": top + row_height * i + row_height // 2,
+                "x": x(s.points_per_game),
+                "low": x(s.low),
+                "high": x(s.high),
+                "value": s.points_per_game,
+            }
+        )
+    return Chart(
+        width,
+        height,
+        left,
+        right,
+        top,
+        bottom,
+        x_ticks=[{"value": v, "x": x(v)} for v in range(0, x_max + 1)],
+        y_ticks=[],
+        series=series,
+    )
+
+
+def rating_chart(points: list[RatingPoint], width: int = 720, height: int = 260) -> Chart:
+    """A user's μ and ordinal μ − 3σ after each rated game: two polylines."""
+    left, right, top, bottom = 48, 16, 16, 40
+    games = len(points)
+    every = max(1, -(-games // MAX_LINE_POINTS))
+    idx = list(range(0, games, every))
+    if idx and idx[-1] != games - 1:
+        idx.append(games - 1)
+    values = [p.mu for p in points] + [p.ordinal for p in points]
+    low = math.floor(min(values + [0]) / 5) * 5
+    high = math.ceil(max(values + [30]) / 5) * 5
+    plot_w = width - left - right
+    plot_h = height - top - bottom
+    x_max = max(games, 1)
+
+    def x(i: int) -> float:
+        return round(left + plot_w * (i + 1) / x_max, 1)
+
+    def y(v: float) -> float:
+        return round(top + plot_h * (high - v) / (high - low), 1)
+
+    series = (
+        [
+            {
+                "name": name,
+                "colour": colour,
+                "points": " ".join(f"{x(i)},{y(value(points[i]))}" for i in idx),
+                "end_x": x(games - 1),
+                "end_y": y(value(points[-1])),
+                "total": round(value(points[-1]), 2),
+            }
+            for name, colour, value in (
+                ("μ", RATING_COLOURS[0], lambda p: p.mu),
+                ("μ − 3σ", RATING_COLOURS[1], lambda p: p.ordinal),
+            )
+        ]
+        if points
+        else []
+    )
+    y_step = _nice_step(high - low, 5)
+    x_step = _nice_step(x_max, 10)
+    return Chart(
+        width,
+        height,
+        left,
+        right,
+        top,
+        bottom,
+        x_ticks=[{"value": v, "x": x(v - 1)} for v in range(x_step, x_max + 1, x_step)],
+        y_ticks=[{"value": v, "y": y(v)} for v in range(low, high + 1, y_step)],
         series=series,
     )

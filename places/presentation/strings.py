@@ -64,6 +64,7 @@ def page_strings() -> dict[str, str]:
         "place_starts": _("The place starts"),
         "last_game": _("last game"),
         "points_short": _("%(n)s pt"),
+        "bank": _("bank %(s)s s"),
     }
 
 

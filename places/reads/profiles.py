@@ -17,7 +17,8 @@ from django.contrib.auth import get_user_model
 from places.engine.cards import mask_of
 from places.engine.place import points_for
 from places.engine.plays import read_play
-from places.models import PLAYERS_PER_PLACE, Game, HouseBot, Place, Player, Rank, Turn
+from places.models import PLAYERS_PER_PLACE, Game, HouseBot, Place, Player, Rank, Rating, Turn
+from places.reads.ratings import RatingPoint, history
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,8 @@ class Profile:
     think_ms_mean: float | None = None
     think_ms_p99: float | None = None
     opponents: list[Opponent] = field(default_factory=list)
+    rating: Rating | None = None  # None: no rated game yet
+    rating_history: list[RatingPoint] = field(default_factory=list)
 
     @property
     def points_per_game(self) -> float | None:
@@ -102,10 +105,26 @@ class Profile:
             "revolutions": self.revolutions,
             "eight_cuts": self.eight_cuts,
             "places": [
-                {"id": p.id, "title": p.title, "state": p.state, "games": p.games, "points": p.points}
+                {
+                    "id": p.id,
+                    "title": p.title,
+                    "state": p.state,
+                    "games": p.games,
+                    "points": p.points,
+                }
                 for p in self.places
             ],
             "opponents": [o.as_dict() for o in self.opponents],
+            "rating": None
+            if self.rating is None
+            else {
+                "mu": round(self.rating.mu, 4),
+                "sigma": round(self.rating.sigma, 4),
+                "ordinal": round(self.rating.ordinal, 4),
+                "games": self.rating.games,
+                "last_played": self.rating.last_played.isoformat(),
+            },
+            "rating_history": [p.as_dict() for p in self.rating_history],
         }
 
 
@@ -128,6 +147,9 @@ def profile(name: str) -> Profile | None:
         return None
     house = HouseBot.objects.filter(user_id=user["id"]).values_list("strategy", flat=True).first()
     found = Profile(name=user["username"], house=house)
+    found.rating = Rating.objects.filter(user_id=user["id"]).first()
+    if found.rating is not None:
+        found.rating_history = history(user["id"])
     seats = dict(Player.objects.filter(user_id=user["id"]).values_list("id", "place_id"))
     if not seats:
         return found

@@ -60,6 +60,7 @@ def snapshot(place_id: int, *, staff: bool = False) -> dict | None:
             "game_count": place.game_count,
             "pace": place.pace,
             "time_limit": place.time_limit,
+            "time_bank": place.time_bank,
         },
         "last_seq": place.event_seq,
         "server_time": _iso(timezone.now()),
@@ -88,6 +89,8 @@ def snapshot(place_id: int, *, staff: bool = False) -> dict | None:
                 "last_rank": state.last_ranks[s.no] if state and state.last_ranks else None,
                 "points": pts[s.no],
                 "rank_counts": counts.get(s.player_id, [0] * PLAYERS_PER_PLACE),
+                # the time bank left in this game (None: the place has none)
+                "bank": round(position.banks[s.no], 3) if position.banks is not None else None,
             }
             for s in seats
         ],

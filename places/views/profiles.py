@@ -10,6 +10,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from places import errors
+from places.presentation.charts import rating_chart
 from places.presentation.profiles import profile_rows
 from places.reads.profiles import profile
 from places.views import json_response, refusal
@@ -20,7 +21,12 @@ def profile_page(request: HttpRequest, name: str) -> HttpResponse:
     found = profile(name)
     if found is None:
         raise Http404(f"no player {name}")
-    context = {"title": f"{found.name} · daihinmin", "profile": found, **profile_rows(found)}
+    context = {
+        "title": f"{found.name} · daihinmin",
+        "profile": found,
+        "rating_chart": rating_chart(found.rating_history),
+        **profile_rows(found),
+    }
     return render(request, "places/profile.html", context)
 
 

@@ -70,6 +70,7 @@
       lastRank: x.last_rank,
       points: x.points,
       rankCounts: x.rank_counts.slice(),
+      bank: x.bank, // the time bank left in this game (null: none)
       colour: x.colour,
       // what each seat did in this trick is in no snapshot: keep what this page saw
       last: s.phase === "in_game" && !s.game_over && s.table.length && before[x.name] ? before[x.name].last : null,
@@ -100,7 +101,10 @@
       M.pendingRevolution = false;
       M.table = [];
       M.tableOwner = null;
-      M.seats.forEach((s) => { s.rank = null; s.passed = false; s.last = null; s.missed = false; });
+      M.seats.forEach((s) => {
+        s.rank = null; s.passed = false; s.last = null; s.missed = false;
+        if (M.place.time_bank) s.bank = M.place.time_bank;
+      });
       if (M.hands) M.hands = M.hands.map(() => []);
       addLog(esc(fmt(T.starts_game, { no: e.game.no })), "sys");
       dealOf = e.game.no; // the deal is in no event: read it (how many cards, for staff which)
@@ -119,7 +123,9 @@
         M.seats.forEach((s) => { s.passed = false; s.last = null; });
       }
       M.turn = e.player;
-      M.deadline = Date.now() + M.place.time_limit * 1000;
+      const turnSeat = seatOf(e.player);
+      M.turnOpened = Date.now();
+      M.deadline = M.turnOpened + (M.place.time_limit + ((turnSeat && turnSeat.bank) || 0)) * 1000;
       M.counters.turns += 1;
     } else if (op === "end_player") {
       const rank = e.rank.rank.rank;
@@ -134,6 +140,11 @@
       const played = ids(e.turn_cards);
       const seat = seatOf(e.player);
       const ended = e.player in M.ended;
+      if (seat && seat.bank && M.turnOpened) {
+        // what ran past the limit came off the bank (the next snapshot has the server's figure)
+        const over = (Date.now() - M.turnOpened) / 1000 - M.place.time_limit;
+        seat.bank = Math.max(0, seat.bank - Math.max(0, over));
+      }
       if (seat) {
         if (played.length) {
           seat.cards = Math.max(0, seat.cards - played.length);
@@ -359,6 +370,7 @@
       return `<div class="${classes.join(" ")}" data-seat="${s.seat}" data-name="${esc(s.name)}" data-cards="${s.cards}" data-rank="${s.rank || ""}"${s.passed ? " data-passed" : ""}>
         <div class="seat-top"><span class="seat-colour" style="background:${s.colour}"></span><a class="seat-name player-link" title="${esc(s.name)}" href="/users/${encodeURIComponent(s.name)}">${esc(s.name)}</a></div>
         <span class="seat-points" title="${esc(T.points)}">${esc(fmt(T.points_short, { n: s.points }))}</span>
+        ${s.bank === null || s.bank === undefined ? "" : `<span class="seat-bank" data-bank="${s.bank}">${esc(fmt(T.bank, { s: s.bank.toFixed(1) }))}</span>`}
         <div class="backs" aria-label="${esc(countText(s.cards))}">${backs(s.cards)}</div>
         <div class="seat-count">${M.phase === "over" || !M.gameNo ? "" : esc(countText(s.cards))}</div>
         <div class="seat-status">${pills.join(" ")}</div>
@@ -460,6 +472,12 @@
     document.querySelectorAll("[data-time]").forEach((el) => {
       el.textContent = left === null ? "" : fmt(T.seconds, { s: left.toFixed(1) });
     });
+    const bank = document.querySelector(".seat.turn [data-bank]");
+    if (bank && left !== null) {
+      // past the limit, the bank drains: what is left of it is what is left of the turn
+      const kept = Math.min(Number(bank.dataset.bank), left);
+      bank.textContent = fmt(T.bank, { s: kept.toFixed(1) });
+    }
     const bar = document.querySelector(".seat.turn .timer > span");
     if (bar && left !== null && M.place) bar.style.transform = `scaleX(${Math.min(1, left / M.place.time_limit)})`;
   }

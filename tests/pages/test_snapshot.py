@@ -32,6 +32,7 @@ def test_it_describes_the_running_place_at_the_last_event(client, place):
         "game_count": 3,
         "pace": 0.0,
         "time_limit": 120.0,
+        "time_bank": 0.0,
     }
     assert doc["game_no"] == 1
     assert doc["phase"] == "in_game"

@@ -1,0 +1,99 @@
+"""Tournaments and ratings, read-only: ``/tournaments/``, ``/tournaments/ID/`` with its
+JSON and CSV, the leaderboard ``/ratings`` and ``/ratings.json``.
+
+Staff make and start tournaments from the admin or the shell
+(``create_tournament``, ``start_tournament``); these pages only read.
+"""
+
+from __future__ import annotations
+
+import csv
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+
+from places import errors
+from places.presentation import charts
+from places.reads import ratings
+from places.reads import tournaments as reads
+from places.views import json_response, refusal
+
+#: The standings CSV's header (one row an entrant, best first).
+CSV_HEADER = [
+    "position",
+    "name",
+    "games",
+    "points",
+    "points_per_game",
+    "interval_low",
+    "interval_high",
+    "average_rank",
+    "rank_1",
+    "rank_2",
+    "rank_3",
+    "rank_4",
+    "rank_5",
+]
+
+
+def _found(tournament_id: str) -> reads.TournamentView:
+    found = reads.tournament(int(tournament_id))
+    if found is None:
+        raise Http404(f"no tournament {tournament_id}")
+    return found
+
+
+@require_safe
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    context = {"title": "Tournaments · daihinmin", "tournaments": reads.tournaments()}
+    return render(request, "places/tournaments.html", context)
+
+
+@require_safe
+def tournament_page(request: HttpRequest, tournament_id: str) -> HttpResponse:
+    view = _found(tournament_id)
+    context = {
+        "title": f"{view.title} · daihinmin",
+        "t": view,
+        "chart": charts.interval_chart(view.standings),
+    }
+    return render(request, "places/tournament.html", context)
+
+
+@require_safe
+def tournament_json(request: HttpRequest, tournament_id: str) -> HttpResponse:
+    found = reads.tournament(int(tournament_id))
+    if found is None:
+        return refusal(errors.Refused(errors.NOT_FOUND, f"no tournament {tournament_id}"))
+    return json_response(found.as_dict())
+
+
+@require_safe
+def standings_csv(request: HttpRequest, tournament_id: str) -> HttpResponse:
+    view = _found(tournament_id)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="tournament-{view.id}-standings.csv"'
+    writer = csv.writer(response, lineterminator="\n")
+    writer.writerow(CSV_HEADER)
+    for position, s in enumerate(view.standings, 1):
+        d = s.as_dict()
+        writer.writerow(
+            [position, s.name, s.games, s.points, d["points_per_game"], *d["interval"]]
+            + [d["average_rank"], *s.rank_counts]
+        )
+    return response
+
+
+@require_safe
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "places/ratings.html",
+        {"title": "Ratings · daihinmin", "rows": ratings.leaderboard()},
+    )
+
+
+@require_safe
+def ratings_json(request: HttpRequest) -> HttpResponse:
+    return json_response({"ratings": [r.as_dict() for r in ratings.leaderboard()]})

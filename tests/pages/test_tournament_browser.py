@@ -1,0 +1,79 @@
+"""A 7-entrant round robin of house bots, end to end on a real server (daphne and its
+dealer, on this run's database), made and started from the shell as an organiser
+would, watched in Debian's Chromium until it is over. Screenshots:
+artifacts/screenshots/tournament.png and leaderboard.png."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from places.engine.schedule import round_robin
+from tests.pages.browser import VIEWPORT, launch, require_chromium, shot, watch_errors
+
+pytestmark = pytest.mark.e2e
+
+STRATEGIES = ("greedy", "shedder", "random", "greedy", "shedder", "random", "greedy")
+NAMES = [f"bot{i + 1}-{s}" for i, s in enumerate(STRATEGIES)]
+GAMES = 4
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from tests.e2e.server import Server
+
+    require_chromium()
+    s = Server(tmp_path_factory.mktemp("tournament"))
+    for name, strategy in zip(NAMES, STRATEGIES, strict=True):
+        s.manage("create_user", name, f"--house={strategy}")
+    made = s.manage(
+        "create_tournament",
+        "Seven bots",
+        *(f"--entrant={n}" for n in NAMES),
+        f"--games={GAMES}",
+        "--pace=0.02",
+        "--seed=browser",
+        "--max-running=2",
+    )
+    s.tournament_id = int(made.stdout.strip())
+    s.start()
+    yield s
+    s.stop()
+
+
+def test_the_standings_page_follows_the_tournament_to_its_end(server):
+    from playwright.sync_api import expect, sync_playwright
+
+    tid = server.tournament_id
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page(viewport=VIEWPORT)
+        errors = watch_errors(page)
+        page.goto(f"{server.url}/tournaments/{tid}/")
+        expect(page.locator("#tournament-state")).to_have_text("waiting")
+        assert page.locator("#tournament-tables tbody tr").count() == len(round_robin(7))
+        started = server.manage("start_tournament", str(tid))
+        assert "started" in started.stdout
+        # the page reads the JSON every few seconds, and reloads itself once it is over
+        expect(page.locator("#tournament-state")).to_have_text("finished", timeout=120_000)
+        rows = page.locator("#tournament-standings tbody tr")
+        expect(rows).to_have_count(7)
+        assert {rows.nth(i).get_attribute("data-name") for i in range(7)} == set(NAMES)
+        assert page.locator("#interval-chart circle.series").count() == 7
+        games = [int(rows.nth(i).locator("td").nth(2).inner_text()) for i in range(7)]
+        assert games == [5 * GAMES] * 7
+        assert page.locator("#tournament-tables .badge-finished").count() == len(round_robin(7))
+        shot(page, "tournament")
+
+        page.goto(f"{server.url}/ratings")
+        expect(page.locator("#leaderboard tbody tr")).to_have_count(7)
+        shot(page, "leaderboard")
+        page.locator("#leaderboard a", has_text=NAMES[0]).click()
+        expect(page.locator("#rating-chart polyline")).to_have_count(2)
+        browser.close()
+        assert errors == []
+    doc = json.loads(httpx.get(f"{server.url}/tournaments/{tid}.json").text)
+    assert doc["state"] == "finished" and doc["games_finished"] == 7 * GAMES
+    assert all(s["games"] == 5 * GAMES for s in doc["standings"])

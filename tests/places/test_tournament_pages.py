@@ -1,0 +1,160 @@
+"""Tournament pages, JSON, CSV, the leaderboard, profiles' ratings, and the commands."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from places import services
+from places.models import Tournament
+from places.views.tournaments import CSV_HEADER
+
+from .test_tournaments import house_entrants, run
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def finished(db):
+    names = house_entrants(6)
+    t = services.create_tournament("Six", names, game_count=2, seed="pg", max_running=3)
+    services.start_tournament(t.id)
+    run(t.id)
+    return t, names
+
+
+def test_the_tournament_page_shows_standings_tables_and_chart(client, finished):
+    t, names = finished
+    html = client.get(f"/tournaments/{t.id}/").content.decode()
+    assert "Six" in html and 'id="tournament-standings"' in html
+    assert all(f'data-name="{n}"' in html for n in names)
+    assert html.count('class="series"') == len(names)  # one dot per entrant on the chart
+    assert 'id="tournament-tables"' in html and html.count("data-place=") == 6
+    assert "tournament.js" not in html  # a finished tournament is not polled
+    listing = client.get("/tournaments/").content.decode()
+    assert f'href="/tournaments/{t.id}/"' in listing
+
+
+def test_the_json_and_csv_agree(client, finished):
+    t, names = finished
+    doc = json.loads(client.get(f"/tournaments/{t.id}.json").content)
+    assert doc["state"] == "finished" and doc["seed"] == "pg"
+    assert doc["games_finished"] == doc["games_total"] == 12
+    assert [s["name"] for s in doc["standings"]][:1] and len(doc["standings"]) == 6
+    for s in doc["standings"]:
+        low, high = s["interval"]
+        assert low <= s["points_per_game"] <= high and s["games"] == 10
+    response = client.get(f"/tournaments/{t.id}/standings.csv")
+    assert response["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0] == CSV_HEADER
+    assert [r[1] for r in rows[1:]] == [s["name"] for s in doc["standings"]]
+    assert [float(r[4]) for r in rows[1:]] == [s["points_per_game"] for s in doc["standings"]]
+
+
+def test_a_running_tournament_hides_its_seed_and_polls(client):
+    names = house_entrants(5)
+    t = services.create_tournament("Wait", names, seed="secret")
+    assert json.loads(client.get(f"/tournaments/{t.id}.json").content)["seed"] is None
+    assert "tournament.js" in client.get(f"/tournaments/{t.id}/").content.decode()
+
+
+def test_unknown_tournaments_are_404(client):
+    assert client.get("/tournaments/999/").status_code == 404
+    response = client.get("/tournaments/999.json")
+    assert response.status_code == 404
+    assert json.loads(response.content)["error"]["code"] == "NOT_FOUND"
+    assert client.get("/tournaments/999/standings.csv").status_code == 404
+
+
+def test_the_leaderboard_ranks_by_the_ordinal(client, finished):
+    _, names = finished
+    doc = json.loads(client.get("/ratings.json").content)
+    rows = doc["ratings"]
+    assert {r["name"] for r in rows} == set(names)
+    ordinals = [r["ordinal"] for r in rows]
+    assert ordinals == sorted(ordinals, reverse=True)
+    assert [r["rank"] for r in rows] == list(range(1, 7))
+    for r in rows:
+        assert r["ordinal"] == pytest.approx(r["mu"] - 3 * r["sigma"], abs=1e-3)
+        assert r["games"] == 10
+    html = client.get("/ratings").content.decode()
+    assert html.index(rows[0]["name"]) < html.index(rows[-1]["name"])
+
+
+def test_a_profile_charts_its_rating(client, finished):
+    _, names = finished
+    doc = json.loads(client.get(f"/users/{names[0]}.json").content)
+    assert doc["rating"]["games"] == 10 and len(doc["rating_history"]) == 10
+    html = client.get(f"/users/{names[0]}").content.decode()
+    assert 'id="rating-chart"' in html and html.count('class="series"') == 2
+
+
+def test_the_commands_create_start_and_report(capsys):
+    names = house_entrants(5)
+    args = ["T cmd", *(f"--entrant={n}" for n in names), "--games=2", "--seed=c"]
+    call_command("create_tournament", *args, "--format=duplicate", "--max-running=5")
+    tid = int(capsys.readouterr().out.strip())
+    assert Tournament.objects.get(pk=tid).format == "duplicate"
+    call_command("tournament_status", str(tid))
+    assert "waiting" in capsys.readouterr().out
+    call_command("start_tournament", str(tid))
+    assert "started: 1 of its places starting now" in capsys.readouterr().out  # all share
+    run(tid)
+    call_command("tournament_status", str(tid), "--json")
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["state"] == "finished" and len(doc["standings"]) == 5
+    call_command("tournament_status", str(tid))
+    text = capsys.readouterr().out
+    assert "finished" in text and all(n in text for n in names)
+    with pytest.raises(CommandError, match="no tournament 9999"):
+        call_command("tournament_status", "9999")
+    with pytest.raises(CommandError, match="5 to 100 entrants"):
+        call_command("create_tournament", "x", "--entrant=a")
+
+
+def admin_form(names, **extra) -> dict:
+    return {
+        "title": "Admin cup",
+        "format": "round-robin",
+        "game_count": 2,
+        "pace": 0,
+        "time_limit": 10,
+        "time_bank": 0,
+        "seed": "adm",
+        "max_running": 2,
+        "rated": "on",
+        "entrant_names": "\n".join(names),
+        **extra,
+    }
+
+
+def test_the_admin_makes_and_starts_a_tournament(admin_client):
+    names = house_entrants(6)
+    response = admin_client.post("/admin/places/tournament/add/", admin_form(names))
+    assert response.status_code == 302
+    t = Tournament.objects.get()
+    assert t.places.count() == 6 and t.entrants.count() == 6 and t.rated
+    page = admin_client.get(f"/admin/places/tournament/{t.id}/change/").content.decode()
+    assert f'href="/tournaments/{t.id}/"' in page and ", ".join(names) in page
+    admin_client.post("/admin/places/tournament/", {"action": "start", "_selected_action": [t.id]})
+    t.refresh_from_db()
+    assert t.state == Tournament.State.RUNNING
+    assert t.places.filter(state="running").count() == 1  # six entrants: tables all overlap
+
+
+def test_the_admin_refuses_a_bad_tournament_and_makes_nothing(admin_client):
+    names = house_entrants(4)
+    response = admin_client.post("/admin/places/tournament/add/", admin_form(names))
+    assert response.status_code == 200
+    assert "5 to 100 entrants" in response.content.decode()
+    response = admin_client.post(
+        "/admin/places/tournament/add/", admin_form(house_entrants(5), game_count="many")
+    )
+    assert response.status_code == 200 and "Enter a whole number" in response.content.decode()
+    assert not Tournament.objects.exists()
