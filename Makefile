@@ -7,13 +7,16 @@ STAMP         := $(VENV)/.installed
 HOST          ?= 127.0.0.1
 PORT          ?= 8000
 PYTEST_ARGS   ?=
+PROCESSES     ?= 2
 
 .DEFAULT_GOAL := help
-.PHONY: help venv run serve migrate test lint bench clean
+.PHONY: help venv run serve serve-prod migrate test lint bench clean
 
 help:
 	@echo "make run     serve on http://$(HOST):$(PORT)/ with a demo place played by five bots"
 	@echo "make serve   serve without bots (start places from the admin or manage.py)"
+	@echo "make serve-prod  nginx on $(HOST):$(PORT) in front of PROCESSES=$(PROCESSES) server processes,"
+	@echo "             production settings (needs REDIS_URL; DATABASE_URL for PostgreSQL)"
 	@echo "make test    ruff check, then pytest (extra args: PYTEST_ARGS='-k health')"
 	@echo "make lint    ruff check"
 	@echo "make bench   the benchmarks that print figures (engine, turn, place; see docs/benchmarks.md)"
@@ -36,6 +39,9 @@ run: $(STAMP)
 serve: $(STAMP)
 	DEBUG=1 $(PY) manage.py migrate --noinput
 	DEBUG=1 $(PY) -m daihinmin.serve -b $(HOST) -p $(PORT) daihinmin.asgi:application
+
+serve-prod: $(STAMP)
+	$(PY) deploy/serve_prod.py --processes $(PROCESSES) --listen $(HOST):$(PORT)
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -115,8 +115,15 @@ class Bot:
         if socket is None or socket.closed:
             raise ConnectionError("no socket to ask on")
         future = asyncio.get_running_loop().create_future()
-        self._waiting.append((request["action"], future))
-        await socket.send_str(json.dumps(request))
+        entry = (request["action"], future)
+        self._waiting.append(entry)
+        try:
+            await socket.send_str(json.dumps(request))
+        except BaseException:  # never sent: no reply will come, and nobody will await it
+            if entry in self._waiting:
+                self._waiting.remove(entry)
+            future.cancel()
+            raise
         try:
             reply = await asyncio.wait_for(asyncio.shield(future), timeout=30)
         except TimeoutError:

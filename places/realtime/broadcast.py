@@ -53,8 +53,9 @@ _outbox: asyncio.Queue | None = None
 #: of several processes.
 _relay: str | None = None
 _sequencer: Sequencer | None = None
-#: Memberships of a channel layer group expire (channels-redis: a day); renewed this often.
-RENEW_SECONDS = 3600
+#: Memberships of a channel layer group expire (channels-redis: a day), and a restarted
+#: Redis forgets them: renewed this often (one ZADD).
+RENEW_SECONDS = 5
 
 
 def place_group(place_id: int) -> str:
@@ -202,14 +203,30 @@ async def _relay_loop(layer, channel: str) -> None:
             message = await layer.receive(channel)
         except asyncio.CancelledError:
             raise
-        except Exception:  # the layer is down: wait, then listen again
+        except Exception:  # the layer is down: wait, rejoin, catch up, listen again
             logger.exception("relay: receiving failed")
-            await asyncio.sleep(1)
+            await _rejoin(layer, channel)
             continue
         if message.get("type") == "place.events" and message.get("origin") != PROCESS:
             batch = [(seq, text) for seq, text in message["events"]]
             for event in _messages(message["place"], batch):
                 await _deliver(event)
+
+
+async def _rejoin(layer, channel: str) -> None:
+    """Once the layer answers again: the relay's group again (a restarted Redis lost it),
+    then whatever other processes sent meanwhile, from the event log."""
+    while True:
+        await asyncio.sleep(1)
+        try:
+            await layer.group_add(RELAY_GROUP, channel)
+        except Exception:
+            logger.warning("relay: the channel layer is still down")
+            continue
+        logger.info("relay: rejoined; catching up from the event log")
+        if _sequencer is not None:
+            await _sequencer.catch_up()
+        return
 
 
 async def _renew_loop(layer, channel: str) -> None:

@@ -76,3 +76,16 @@ async def test_actions_sent_one_after_another_get_their_own_replies_in_order():
 async def test_without_a_socket_an_action_fails_at_once():
     with pytest.raises(ConnectionError):
         await bot().get_hand()
+
+
+class BrokenSocket(FakeSocket):
+    async def send_str(self, text: str) -> None:
+        raise ConnectionResetError("Cannot write to closing transport")
+
+
+async def test_an_action_that_could_not_be_sent_waits_for_no_reply():
+    b = bot()
+    b._socket = BrokenSocket()
+    with pytest.raises(ConnectionResetError):
+        await b.get_hand()
+    assert not b._waiting  # the next reply is not taken for it

@@ -19,8 +19,16 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+#: For tests of several processes: they meet only through Redis.
+NEEDS_REDIS = pytest.mark.skipif(
+    not os.environ.get("REDIS_URL"),
+    reason="two processes meet only through Redis: set REDIS_URL (CI's step 2 does)",
+)
 
 
 def free_port() -> int:

@@ -59,6 +59,20 @@ async def watch(
             await asyncio.sleep(0.2)
 
 
+async def watch_all(urls: dict[str, str], place_id: int) -> tuple[dict, list]:
+    """A spectator on each of ``urls`` (by label), each listening before this returns:
+    their streams by label, and ``(task, done)`` of each."""
+    streams: dict[str, list[dict]] = {}
+    watchers = []
+    for label, url in urls.items():
+        events: list[dict] = []
+        streams[label] = events
+        done, ready = asyncio.Event(), asyncio.Event()
+        watchers.append((asyncio.ensure_future(watch(url, place_id, events, done, ready)), done))
+        await asyncio.wait_for(ready.wait(), timeout=30)
+    return streams, watchers
+
+
 def finish_bots(bots: list[subprocess.Popen], timeout: float = 120) -> list[str]:
     outputs = []
     deadline = time.monotonic() + timeout

@@ -13,22 +13,15 @@ in its PostgreSQL + Redis step.
 from __future__ import annotations
 
 import asyncio
-import os
 
 import httpx
 import pytest
 
 from tests.e2e.event_replay import check_stream
-from tests.e2e.server import Server
-from tests.e2e.test_place_with_bots import NAMES, create_place, finish_bots, watch
+from tests.e2e.server import NEEDS_REDIS, Server
+from tests.e2e.test_place_with_bots import NAMES, create_place, finish_bots, watch_all
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(
-        not os.environ.get("REDIS_URL"),
-        reason="two processes meet only through Redis: set REDIS_URL (CI's step 2 does)",
-    ),
-]
+pytestmark = [pytest.mark.e2e, NEEDS_REDIS]
 
 
 @pytest.fixture
@@ -44,16 +37,7 @@ async def test_a_place_played_through_two_processes_reaches_every_socket_on_both
     server, second, transport
 ):
     place_id = create_place(server, games=2, seed="two")
-    streams: dict[str, list[dict]] = {}
-    watchers = []
-    for label, srv in (("first", server), ("second", second)):
-        events: list[dict] = []
-        streams[label] = events
-        done, ready = asyncio.Event(), asyncio.Event()
-        watchers.append(
-            (asyncio.ensure_future(watch(srv.ws_url, place_id, events, done, ready)), done)
-        )
-        await asyncio.wait_for(ready.wait(), timeout=30)
+    streams, watchers = await watch_all({"first": server.ws_url, "second": second.ws_url}, place_id)
     # alice, charlie and eve act through the first process; bob and dave through the second
     bots = [
         (server if i % 2 == 0 else second).bot(place_id, n, f"{n}-pw", "greedy", transport)

@@ -110,3 +110,19 @@ async def test_every_place_stream_numbers_each_place_and_new_places_from_one():
     await h.seq.receive(event(1, ALL, 8))
     await h.seq.receive(event(6, ALL, 7))
     assert h.out == [(ALL, 7, 5), (ALL, 8, 1), (ALL, 8, 2), (ALL, 7, 6)]
+
+
+async def test_catching_up_hands_out_the_tail_nothing_revealed():
+    """The layer was down while another process sent a place's last events: no later
+    event shows the gap, so after rejoining the log is read up to its last number."""
+    h = Harness(log_until=5)
+    await h.seq.start(GROUP, 7)
+    await h.seq.receive(event(1))
+    await h.seq.receive(event(2))
+    h.marks = {7: 5}
+    await h.seq.catch_up()
+    assert h.seqs() == [1, 2, 3, 4, 5]
+    await h.seq.receive(event(5))  # the same event, relayed late: not twice
+    await h.seq.catch_up()  # nothing new: no read
+    assert h.seqs() == [1, 2, 3, 4, 5]
+    assert h.log_reads == [(7, 3, 6)]

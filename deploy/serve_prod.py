@@ -1,0 +1,172 @@
+"""Serve as production does, on one machine: N server processes behind Debian's nginx.
+
+    python deploy/serve_prod.py --processes 2 --listen 127.0.0.1:8080      (make serve-prod)
+    python deploy/serve_prod.py --nginx-site --processes 4 > /etc/nginx/sites-available/daihinmin
+
+It migrates, collects the static files, starts ``python -m daihinmin.serve
+--proxy-headers`` on ports ``--first-port`` … with production settings
+(``DJANGO_ENV=production``, ``DEBUG`` off), and nginx in the foreground with
+``deploy/nginx/daihinmin.conf`` in a main configuration of its own (its pid,
+logs and temporary files under ``--run-dir``), so no root and no system nginx
+configuration are needed. A server process that exits is started again, as
+systemd's ``Restart=always`` does in production; everything stops on SIGTERM or
+SIGINT, or when nginx exits.
+
+More than one process needs ``REDIS_URL`` (the in-memory channel layer reaches
+only its own process) and, in earnest, PostgreSQL (``DATABASE_URL``). On a real
+machine, systemd runs the processes instead (``deploy/systemd/daihinmin@.service``)
+and the system's nginx the site: docs/operations.md, "Production".
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from string import Template
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = ROOT / "deploy" / "nginx" / "daihinmin.conf"
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+MAIN = """\
+# made by deploy/serve_prod.py: nginx in the foreground, everything under one folder
+worker_processes 1;
+worker_rlimit_nofile 16384;
+pid $run/nginx.pid;
+error_log $run/error.log warn;
+$user
+events { worker_connections 8192; }
+http {
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
+    access_log $run/access.log;
+    client_body_temp_path $run/body;
+    proxy_temp_path $run/proxy;
+    fastcgi_temp_path $run/fastcgi;
+    uwsgi_temp_path $run/uwsgi;
+    scgi_temp_path $run/scgi;
+    include $run/site.conf;
+}
+"""
+
+
+def nginx_site(ports: list[int], listen: str, static_root: Path) -> str:
+    """The site of ``deploy/nginx/daihinmin.conf`` for these server processes."""
+    upstreams = "\n".join(f"    server 127.0.0.1:{p} max_fails=0;" for p in ports)
+    return Template(SITE.read_text()).substitute(
+        upstreams=upstreams, listen=listen, static_root=str(static_root)
+    )
+
+
+def production_env(base: dict[str, str]) -> dict[str, str]:
+    """The processes' settings: production, whatever the caller's DEBUG."""
+    env = {**base, "DJANGO_ENV": "production", "DEBUG": "0", "PYTHONUNBUFFERED": "1"}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    if not env.get("SECRET_KEY"):
+        print("serve_prod: no SECRET_KEY: a random one (sessions end with this run)", flush=True)
+        env["SECRET_KEY"] = secrets.token_urlsafe(48)
+    return env
+
+
+def wait_for(url: str, processes: list[subprocess.Popen], seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=1) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        if any(p.poll() is not None for p in processes):
+            raise SystemExit(f"serve_prod: a process exited before {url} answered")
+        time.sleep(0.1)
+    raise SystemExit(f"serve_prod: {url} did not answer within {seconds:g} s")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--processes", type=int, default=2, help="server processes (default 2)")
+    parser.add_argument("--listen", default="127.0.0.1:8080", help="nginx's address")
+    parser.add_argument("--first-port", type=int, default=8001, help="the first process's port")
+    parser.add_argument("--run-dir", type=Path, help="nginx's pid, logs and temporary files")
+    parser.add_argument("--nginx-site", action="store_true", help="print the site and exit")
+    args = parser.parse_args(argv)
+    ports = [args.first_port + i for i in range(args.processes)]
+    static_root = ROOT / "staticfiles"
+    if args.nginx_site:
+        print(nginx_site(ports, args.listen, static_root), end="")
+        return 0
+    if args.processes > 1 and not os.environ.get("REDIS_URL"):
+        print(
+            "serve_prod: several processes meet only through Redis: set REDIS_URL", file=sys.stderr
+        )
+        return 2
+    env = production_env(dict(os.environ))
+    python = sys.executable
+    for command in (["migrate", "--noinput"], ["collectstatic", "--noinput", "-v0"]):
+        subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True)
+
+    run = args.run_dir or Path(tempfile.mkdtemp(prefix="daihinmin-nginx-"))
+    run.mkdir(parents=True, exist_ok=True)
+    (run / "site.conf").write_text(nginx_site(ports, args.listen, static_root))
+    user = "user root;" if os.geteuid() == 0 else ""  # workers that can read the checkout
+    (run / "nginx.conf").write_text(Template(MAIN).substitute(run=str(run), user=user))
+
+    def server(port: int) -> subprocess.Popen:
+        command = ["-m", "daihinmin.serve", "--proxy-headers", "-b", "127.0.0.1", "-p", str(port)]
+        process = subprocess.Popen(
+            [python, *command, "daihinmin.asgi:application"], cwd=ROOT, env=env
+        )
+        (run / f"server-{port}.pid").write_text(f"{process.pid}\n")  # who serves which port
+        return process
+
+    servers = {port: server(port) for port in ports}
+    stopping = False
+
+    def stop(*_args) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    nginx: subprocess.Popen | None = None
+    try:
+        for port in ports:
+            wait_for(f"http://127.0.0.1:{port}/healthz", list(servers.values()))
+        nginx = subprocess.Popen([NGINX, "-c", str(run / "nginx.conf"), "-g", "daemon off;"])
+        wait_for(f"http://{args.listen}/healthz", [nginx])
+        print(f"serve_prod: http://{args.listen}/ on {len(ports)} processes ({run})", flush=True)
+        while not stopping and nginx.poll() is None:
+            for port, process in servers.items():
+                if process.poll() is not None:  # as systemd's Restart=always would
+                    print(
+                        f"serve_prod: the process on {port} exited ({process.returncode}): "
+                        "starting it again",
+                        flush=True,
+                    )
+                    servers[port] = server(port)
+            time.sleep(0.2)
+    finally:
+        everything = [p for p in (nginx, *servers.values()) if p is not None]
+        for p in everything:
+            if p.poll() is None:
+                p.terminate()
+        for p in everything:
+            try:
+                p.wait(15)
+            except subprocess.TimeoutExpired:
+                p.kill()
+    return 0 if stopping else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

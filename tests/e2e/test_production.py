@@ -1,0 +1,67 @@
+"""The production layout, for real: Debian's nginx in front of two server processes
+(``deploy/serve_prod.py``, production settings) on PostgreSQL and Redis. A place is
+played through nginx by bots over both transports, watched by a spectator on each
+process and one through nginx; every stream is checked against the database's event
+log and replayed with the engine.
+
+Needs Redis and nginx: CI runs it in its PostgreSQL + Redis step (``.ci/run``
+installs nginx).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.e2e.event_replay import check_stream
+from tests.e2e.server import NEEDS_REDIS
+from tests.e2e.stack import Stack
+from tests.e2e.test_place_with_bots import NAMES, create_place, finish_bots, watch_all
+
+pytestmark = [pytest.mark.e2e, NEEDS_REDIS]
+
+
+@pytest.fixture
+def stack(tmp_path):
+    from tests.e2e.server import Server
+
+    server = Server(tmp_path)  # the database (and Redis prefix); its own daphne stays off
+    s = Stack(server)
+    yield s
+    s.stop()
+    server.stop()
+
+
+async def test_a_place_through_nginx_reaches_a_spectator_on_each_process(stack):
+    server = stack.server
+    front = stack.front()
+    # production settings: no debug pages, static files from nginx, the health check
+    assert stack.get("/healthz").json()["database"] == "ok"
+    assert stack.get("/static/css/site.css").headers["server"].startswith("nginx")
+    missing = stack.get("/no-such-page")
+    assert missing.status_code == 404 and "Traceback" not in missing.text
+
+    place_id = create_place(server, games=3, seed="nginx")
+    urls = {
+        "process 1": stack.process_ws_url(0),
+        "process 2": stack.process_ws_url(1),
+        "nginx": stack.ws_url,
+    }
+    streams, watchers = await watch_all(urls, place_id)
+    transports = ["ws", "http", "ws", "http", "ws"]
+    bots = [
+        front.bot(place_id, n, f"{n}-pw", "greedy", t)
+        for n, t in zip(NAMES, transports, strict=True)
+    ]
+    server.manage("start_place", str(place_id))
+    for task, done in watchers:
+        await asyncio.wait_for(done.wait(), timeout=180)
+        await task
+    await asyncio.to_thread(finish_bots, bots)
+
+    log = front.events(place_id)
+    for label, events in streams.items():
+        assert events == log, label
+    summary = check_stream(log, NAMES, game_count=3, seed="nginx")
+    assert sum(summary.points) == 3 * 10
