@@ -217,6 +217,8 @@ LOGIN_FAILURE_WINDOW = float(env_str("LOGIN_FAILURE_WINDOW", "300"))
 # Practice against the house bots (POST /practice): the unfinished practice places a user
 # may have at a time (each costs the server its house bots' moves).
 PRACTICE_PLACES_PER_USER = int(env_str("PRACTICE_PLACES_PER_USER", "3"))
+# /metrics for a scraper: `Authorization: Bearer METRICS_TOKEN` (empty: staff only).
+METRICS_TOKEN = env_str("METRICS_TOKEN", "") or ""
 
 # --- I18n -------------------------------------------------------------------
 

@@ -2,13 +2,15 @@ from django.contrib import admin
 from django.contrib.staticfiles.urls import staticfiles_urlpatterns
 from django.urls import include, path
 
-from places.views import pages
+from places.views import health, pages
 
 urlpatterns = [
     # first: a bot asks every turn (api/protocol.py), and URLs resolve in order
     path("", include("api.urls")),
     path("admin/", admin.site.urls),
-    path("healthz", pages.healthz, name="healthz"),
+    path("livez", health.livez, name="livez"),
+    path("healthz", health.healthz, name="healthz"),
+    path("metrics", health.metrics_view, name="metrics"),
     path("", pages.home, name="home"),
     path("cards", pages.cards, name="cards"),
     # the language switch of every page's header (Django's set_language view)

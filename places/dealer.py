@@ -24,7 +24,7 @@ from django.db import close_old_connections, connection
 from django.db.models import Q
 from django.utils import timezone
 
-from places import services
+from places import metrics, services
 from places.models import Place
 from places.realtime import wake
 
@@ -72,12 +72,20 @@ def claim(driver: str = DRIVER_ID) -> list[int]:
 
 
 def due_places(driver: str = DRIVER_ID) -> list[int]:
+    """This driver's places with a step or a deadline due; how late each is goes to
+    ``/metrics`` (``daihinmin_dealer_lag_seconds``)."""
     now = timezone.now()
-    return list(
+    due = (
         Place.objects.filter(state=Place.State.RUNNING, driver=driver)
         .filter(Q(next_step_at__lte=now) | Q(turn_deadline__lte=now))
-        .values_list("id", flat=True)
+        .values_list("id", "next_step_at", "turn_deadline")
     )
+    ids = []
+    for pk, step_at, deadline in due:
+        at = min(t for t in (step_at, deadline) if t is not None and t <= now)
+        metrics.DEALER_LAG_SECONDS.observe((now - at).total_seconds())
+        ids.append(pk)
+    return ids
 
 
 def next_wakeup(driver: str = DRIVER_ID) -> float:

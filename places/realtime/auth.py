@@ -61,6 +61,11 @@ class SocketHandshake:
                 del _open[address]
 
 
+def open_sockets() -> int:
+    """WebSockets open on this process (``/metrics``)."""
+    return sum(_open.values())
+
+
 async def _refuse(receive, send) -> None:
     """Turn the handshake down (the server answers it 403)."""
     message = await receive()

@@ -33,6 +33,7 @@ from collections import defaultdict
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
+from places import metrics
 from places.reads import log
 from places.realtime import db_thread
 from places.realtime.sequencer import Sequencer
@@ -209,6 +210,7 @@ async def _relay_loop(layer, channel: str) -> None:
             continue
         if message.get("type") == "place.events" and message.get("origin") != PROCESS:
             batch = [(seq, text) for seq, text in message["events"]]
+            metrics.EVENTS_RELAYED.inc(len(batch))
             for event in _messages(message["place"], batch):
                 await _deliver(event)
 

@@ -18,7 +18,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from places import errors, rows
+from places import errors, metrics, rows
 from places.engine import events as ev
 from places.engine import place as engine
 from places.engine.cards import sorted_ids
@@ -66,6 +66,7 @@ class Change:
         self.seats = seats_of(place.id)
         self.messages: list[dict] = []
         self.submitted: list[str] = []  # what the acting player wrote
+        self.settled: list[tuple[str, str]] = []  # (outcome, reason) of each turn settled
         self.start_pending = False  # started by another process: the dealer steps first
 
     # -- engine events -> rows and wire messages
@@ -98,13 +99,15 @@ class Change:
             elif isinstance(e, ev.EndTurn):
                 assert result is not None  # a turn ends only by an action or its timeout
                 timed_out = result.reason == Miss.TIMEOUT
+                outcome = Turn.Outcome.TIMEOUT if timed_out else result.outcome
+                self.settled.append((outcome, "" if timed_out else result.reason or ""))
                 self._spend_bank(e.seat)
                 rows.update_where(
                     Turn,
                     {"game_id": self.game_id, "no": self.turn_no},
                     cards=list(e.cards),
                     submitted=self.submitted,
-                    outcome=Turn.Outcome.TIMEOUT if timed_out else result.outcome,
+                    outcome=outcome,
                     reason=result.reason or "",
                     reset=e.reset,
                     settled_at=self.now,
@@ -250,8 +253,10 @@ class Change:
         batch = [(first + i, t) for i, t in enumerate(texts)]
         scheduled = place.next_step_at is not None
         place_id = place.id
+        settled = self.settled
 
         def after_commit() -> None:
+            metrics.settled(settled, len(batch))
             broadcast.send_events(place_id, batch)
             if scheduled:
                 wake.dealer()

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from places import errors
+from places import errors, metrics
 from places.engine import place as engine
 from places.engine.cards import ALL_IDS, CardFormatError, parse_card
 from places.engine.game import NoTurnOpen, NotYourTurn
@@ -48,6 +49,15 @@ def parse_written(cards: Sequence[str]) -> list[int]:
 
 
 def post_cards(place_id: int, user_id: int, cards: Sequence[str]) -> PostResult:
+    """A player's action, timed for ``/metrics`` (``daihinmin_post_seconds``)."""
+    started = time.perf_counter()
+    try:
+        return _post_cards(place_id, user_id, cards)
+    finally:
+        metrics.POST_SECONDS.observe(time.perf_counter() - started)
+
+
+def _post_cards(place_id: int, user_id: int, cards: Sequence[str]) -> PostResult:
     """A player's action: cards to play, none for a pass.
 
     Illegal actions are misses (a result); requests that are not moves raise

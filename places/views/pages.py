@@ -11,8 +11,7 @@ from __future__ import annotations
 import csv
 import logging
 
-from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_safe
@@ -119,16 +118,3 @@ def cards(request: HttpRequest) -> HttpResponse:
     """Every card face and the back, as the pages draw them."""
     faces = [shown.face(c) for c in ALL_IDS]
     return render(request, "places/cards.html", {"title": "Cards · daihinmin", "faces": faces})
-
-
-@require_safe
-def healthz(request: HttpRequest) -> JsonResponse:
-    """Liveness and database check: 200 when ``SELECT 1`` works, else 503."""
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
-    except Exception:
-        logger.exception("health check: database unreachable")
-        return JsonResponse({"status": "error", "database": "error"}, status=503)
-    return JsonResponse({"status": "ok", "database": "ok"})

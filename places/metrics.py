@@ -1,0 +1,94 @@
+"""What an operator watches, in Prometheus' format (``/metrics``, ``places/views/health.py``).
+
+One registry of this module's own (not the library's global one, which would
+also carry whatever else a library registers). Each server process serves its
+own figures: scrape every process (each listens on its own port behind nginx),
+and let Prometheus add them up. Counters count what committed: they are moved
+in the after-commit hook of a change (``places/services/change.py``), never for a
+change that rolled back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+REGISTRY = CollectorRegistry(auto_describe=True)
+
+TURNS = Counter(
+    "daihinmin_turns",
+    "Turns settled, by outcome (play, pass, miss, timeout).",
+    ["outcome"],
+    registry=REGISTRY,
+)
+MISSES = Counter(
+    "daihinmin_misses",
+    "Misses, by reason (docs/rules.md); timeouts are counted as turns with outcome timeout.",
+    ["reason"],
+    registry=REGISTRY,
+)
+POST_SECONDS = Histogram(
+    "daihinmin_post_seconds",
+    "Server time of a player's post, from the service call to its commit.",
+    buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+    registry=REGISTRY,
+)
+DEALER_LAG_SECONDS = Histogram(
+    "daihinmin_dealer_lag_seconds",
+    "How late the dealer ran a due step or deadline, after its scheduled time.",
+    buckets=(0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0),
+    registry=REGISTRY,
+)
+EVENTS_SENT = Counter(
+    "daihinmin_events_sent",
+    "Events this process committed and handed to its sender.",
+    registry=REGISTRY,
+)
+EVENTS_RELAYED = Counter(
+    "daihinmin_events_relayed",
+    "Events other processes sent that this process's relay received from Redis.",
+    registry=REGISTRY,
+)
+
+
+class LiveFigures(Collector):
+    """Figures read when scraped: places running (the database), open sockets (this process)."""
+
+    def describe(self) -> Iterator[GaugeMetricFamily]:
+        """The names alone: registering asks for them, before any database is there."""
+        yield GaugeMetricFamily("daihinmin_places_running", "")
+        yield GaugeMetricFamily("daihinmin_open_sockets", "")
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        from places.models import Place
+        from places.realtime.auth import open_sockets
+
+        yield GaugeMetricFamily(
+            "daihinmin_places_running",
+            "Places running (all processes: read from the database).",
+            value=Place.objects.filter(state=Place.State.RUNNING).count(),
+        )
+        yield GaugeMetricFamily(
+            "daihinmin_open_sockets", "WebSockets open on this process.", value=open_sockets()
+        )
+
+
+REGISTRY.register(LiveFigures())
+
+
+def settled(turns: list[tuple[str, str]], events: int) -> None:
+    """A change committed: its settled turns ``(outcome, reason)`` and its events."""
+    for outcome, reason in turns:
+        TURNS.labels(outcome).inc()
+        if outcome == "miss":
+            MISSES.labels(reason or "unknown").inc()
+    if events:
+        EVENTS_SENT.inc(events)
+
+
+def exposition() -> bytes:
+    """The registry in Prometheus' text format."""
+    return generate_latest(REGISTRY)
