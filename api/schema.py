@@ -311,6 +311,11 @@ _BODY_ERRORS: dict[int, list[Why]] = {
     ],
 }
 _NOT_LOGGED_IN: dict[int, list[Why]] = {401: [(errors.NOT_LOGGED_IN, "no valid session")]}
+#: What a player's route may answer besides its own: no session, or too many requests.
+_PLAYER: dict[int, list[Why]] = {
+    **_NOT_LOGGED_IN,
+    429: [(errors.RATE_LIMITED, "more than API_RATE_LIMIT requests in a window: wait Retry-After")],
+}
 
 
 def _suffix(fmt: str | None) -> str:
@@ -360,9 +365,10 @@ def document_spec(name: str, prefix: str, fmt: str | None) -> dict:
             description=description + " The player and the place come from the session alone.",
             tags=["game"],
             request=None,
+            parameters=[_RETRY_AFTER],
             responses={
                 **_document(fmt, serializer, example, description),
-                **_errors(fmt or JSON, _NOT_LOGGED_IN),
+                **_errors(fmt or JSON, _PLAYER),
             },
         )
     }
@@ -399,7 +405,7 @@ def post_cards_spec(prefix: str, fmt: str | None) -> dict:
                 "INVALID_CARD and changes nothing."
             ),
             tags=["play"],
-            parameters=[*cards, _LOCATION],
+            parameters=[*cards, _LOCATION, _RETRY_AFTER],
             request={t: CardsFormSerializer for t in FORM_TYPES},
             responses={
                 **done,
@@ -407,7 +413,7 @@ def post_cards_spec(prefix: str, fmt: str | None) -> dict:
                     fmt,
                     {
                         **_BODY_ERRORS,
-                        **_NOT_LOGGED_IN,
+                        **_PLAYER,
                         400: [
                             (errors.INVALID_CARD, "a card string in no known form, or too many"),
                             (errors.BAD_REQUEST, "an unreadable body"),
@@ -600,10 +606,13 @@ def operations_spec() -> dict:
             "Not logged in: 302 to /login.",
             tags=["play"],
             request=None,
-            parameters=[_LOCATION],
+            parameters=[_LOCATION, _RETRY_AFTER],
             responses={
                 (200, HTML_TYPE): OpenApiResponse(_HTML_STRING, "the page"),
                 (302, HTML_TYPE): OpenApiResponse(None, "not logged in: to /login"),
+                (429, HTML_TYPE): OpenApiResponse(
+                    _HTML_STRING, "RATE_LIMITED: too many requests from this session"
+                ),
             },
         )
     }
@@ -618,9 +627,10 @@ def legal_plays_spec() -> dict:
             "cards written as in post_cards (read-only; for the manual-play page).",
             tags=["play"],
             request=None,
+            parameters=[_RETRY_AFTER],
             responses={
                 (200, JSON_TYPE): OpenApiResponse(LegalPlaysSerializer, "the legal plays"),
-                **_errors(JSON, _NOT_LOGGED_IN),
+                **_errors(JSON, _PLAYER),
             },
         )
     }

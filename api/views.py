@@ -28,7 +28,7 @@ from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.renderers import JSONRenderer
 from rest_framework.views import APIView
 
-from api import formats, params, throttle
+from api import formats, params, rate, throttle
 from api.formats import HTML, JSON
 from api.security import (
     Access,
@@ -95,6 +95,7 @@ class ApiView(APIView):
         refuse_cross_site(request._request)  # before anything else, for every unsafe method
         super().initial(request, *args, **kwargs)
         if self.route.access is Access.PLAYER:
+            rate.check(request._request.session.session_key or "")
             self.player = current_player(request._request)
 
     def failure(self, request: HttpRequest, refused: errors.Refused) -> HttpResponse:

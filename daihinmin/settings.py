@@ -217,6 +217,10 @@ LOGIN_FAILURE_WINDOW = float(env_str("LOGIN_FAILURE_WINDOW", "300"))
 # Practice against the house bots (POST /practice): the unfinished practice places a user
 # may have at a time (each costs the server its house bots' moves).
 PRACTICE_PLACES_PER_USER = int(env_str("PRACTICE_PLACES_PER_USER", "3"))
+# Requests per session on the player API (api/rate.py): past API_RATE_LIMIT in a window of
+# API_RATE_WINDOW seconds, 429 RATE_LIMITED until the window ends; 0 turns it off.
+API_RATE_LIMIT = int(env_str("API_RATE_LIMIT", "3000"))
+API_RATE_WINDOW = float(env_str("API_RATE_WINDOW", "10"))
 # /metrics for a scraper: `Authorization: Bearer METRICS_TOKEN` (empty: staff only).
 METRICS_TOKEN = env_str("METRICS_TOKEN", "") or ""
 

@@ -48,6 +48,9 @@ NOT_LOGGED_IN = _define(
 )
 LOGIN_FAILED = _define("LOGIN_FAILED", 401, "wrong name, password or place")
 TOO_MANY_ATTEMPTS = _define("TOO_MANY_ATTEMPTS", 429, "too many failed logins: try again later")
+RATE_LIMITED = _define(
+    "RATE_LIMITED", 429, "too many requests from this session: try again later"
+)
 CROSS_SITE = _define(
     "CROSS_SITE",
     403,

@@ -356,3 +356,27 @@ async def test_other_requests_go_to_django(place, fast_app, django_app):
 def test_the_fast_path_can_be_turned_off(settings):
     settings.FAST_PATH = False
     assert fast.wrap(django_asgi_app) is django_asgi_app
+
+
+async def test_the_rate_limit_answers_alike_on_both_paths(mode, settings, twins, fast_app, django_app):
+    """One source for the limit (``ApiView.initial``): the fast path counts and refuses as
+    Django does, before anything is read or changed."""
+    settings.API_RATE_LIMIT, settings.API_RATE_WINDOW = 3, 3600
+    fast_place, django_place = twins
+    cookies = (
+        await sync_to_async(cookie_of)("bob", fast_place.id),
+        await sync_to_async(cookie_of)("bob", django_place.id),
+    )
+    for _ in range(3):
+        await both(fast_app, django_app, "/get_hand.json", cookies=cookies, method="GET")
+    before = await sync_to_async(snapshot)(fast_place.id)
+    answers = []
+    for app, cookie in ((fast_app, cookies[0]), (django_app, cookies[1])):
+        answers.append(await request(app, "/post_cards.json", form(), cookie=cookie))
+    assert [a["status"] for a in answers] == [429, 429]
+    assert answers[0]["body"] == answers[1]["body"]
+    assert json.loads(answers[0]["body"])["error"]["code"] == "RATE_LIMITED"
+    for answer in answers:
+        headers = {name.lower(): value for name, value in answer["headers"]}
+        assert int(headers[b"retry-after"]) > 0
+    assert await sync_to_async(snapshot)(fast_place.id) == before
