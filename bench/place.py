@@ -5,6 +5,10 @@ from a ``start_turn`` to its ``end_turn`` (as a spectator at ``ws://HOST/``
 sees them) and the server's peak memory; the median of several runs.
 
     python bench/place.py [--games 50] [--runs 3] [--transport http ws] [--db sqlite postgres]
+                          [--idle N]
+
+``--idle N`` adds N idle spectators on ``ws://HOST/`` (in a process of their own, reading
+and dropping every frame): what a crowd of listeners costs a place.
 
 PostgreSQL runs use ``postgres://postgres@127.0.0.1:5432`` with Redis at
 ``redis://127.0.0.1:6379/0`` (a fresh database per run). Not a test: figures.
@@ -17,6 +21,7 @@ import asyncio
 import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -66,8 +71,31 @@ async def spectate(ws_url: str, place_id: int, out: list[tuple[float, dict]], re
                 return
 
 
-def one_run(db: str, transport: str, games: int) -> dict:
-    env = {"DEBUG": "0", "SECRET_KEY": "bench-only-secret"}  # as in production
+async def idle_listeners(ws_url: str, n: int) -> None:
+    """``n`` spectators reading and dropping every frame, until killed."""
+
+    async def one() -> None:
+        async with websockets.connect(ws_url + "/", max_size=2**22, ping_interval=None) as s:
+            async for _ in s:
+                pass
+
+    tasks = []
+    for _ in range(n):
+        tasks.append(asyncio.ensure_future(one()))
+        await asyncio.sleep(0.002)  # not all handshakes at once
+    await asyncio.sleep(1)
+    print("ready", flush=True)
+    await asyncio.gather(*tasks)
+
+
+def one_run(db: str, transport: str, games: int, idle: int = 0, asgi: str = "daphne") -> dict:
+    # as in production; the idle listeners all come from one address
+    env = {
+        "DEBUG": "0",
+        "SECRET_KEY": "bench-only-secret",
+        "WS_MAX_SOCKETS_PER_ADDRESS": "100000",
+        "ASGI_SERVER": asgi,
+    }
     saved = {k: os.environ.get(k) for k in ("DATABASE_URL", "REDIS_URL")}
     if db == "postgres":
         os.environ["DATABASE_URL"], os.environ["REDIS_URL"] = PG_URL, REDIS_URL
@@ -83,6 +111,7 @@ def one_run(db: str, transport: str, games: int) -> dict:
             else:
                 os.environ[k] = v
     server.start()
+    crowd = None
     try:
         for name in NAMES:
             server.manage("create_user", name, "--password", "pw")
@@ -102,6 +131,13 @@ def one_run(db: str, transport: str, games: int) -> dict:
                 "bench",
             ).stdout
         )
+        if idle:
+            crowd = subprocess.Popen(
+                [sys.executable, __file__, "idle", server.ws_url, str(idle)],
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            assert crowd.stdout.readline().strip() == "ready"
         bots = [server.bot(place_id, n, "pw", "greedy", transport) for n in NAMES]
 
         server_cpu: list[float] = []
@@ -124,6 +160,9 @@ def one_run(db: str, transport: str, games: int) -> dict:
         bots_cpu = sum(reap(bot) for bot in bots)
         memory = peak_memory_mb(server.process.pid)
     finally:
+        if crowd is not None:
+            crowd.kill()
+            crowd.wait()
         server.stop()
     start = next(t for t, m in seen if m["operation"] == "start_place")
     end = next(t for t, m in seen if m["operation"] == "end_place")
@@ -151,13 +190,24 @@ def one_run(db: str, transport: str, games: int) -> dict:
 
 
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "idle":
+        asyncio.run(idle_listeners(sys.argv[2], int(sys.argv[3])))
+        return
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--transport", nargs="+", default=["http", "ws"])
     parser.add_argument("--db", nargs="+", default=["sqlite", "postgres"])
+    parser.add_argument("--idle", type=int, default=0, help="idle spectators on ws://HOST/")
+    parser.add_argument(
+        "--server", choices=["daphne", "uvicorn"], default="daphne", help="the ASGI server"
+    )
     args = parser.parse_args()
-    print(f"{args.games}-game place, pace 0, five greedy bots; median of {args.runs} runs")
+    crowd = f", {args.idle} idle spectators" if args.idle else ""
+    print(
+        f"{args.games}-game place, pace 0, five greedy bots{crowd}, {args.server}; "
+        f"median of {args.runs} runs"
+    )
     print(
         f"{'db':9} {'transport':9} {'wall s':>8} {'turns':>6} {'turns/s':>8} "
         f"{'p50 ms':>7} {'p99 ms':>7} {'peak MB':>8}   CPU ms/turn: {'server':>6} {'bots':>6} "
@@ -165,7 +215,9 @@ def main() -> None:
     )
     for db in args.db:
         for transport in args.transport:
-            runs = [one_run(db, transport, args.games) for _ in range(args.runs)]
+            runs = [
+                one_run(db, transport, args.games, args.idle, args.server) for _ in range(args.runs)
+            ]
             med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
             print(
                 f"{db:9} {transport:9} {med['wall']:8.1f} {med['turns']:6.0f} "

@@ -187,10 +187,18 @@ async def _deliver(message: dict) -> None:
 
 
 async def _hand_out(message: dict) -> None:
-    """To this process's listeners of the message's group."""
+    """To this process's listeners of the message's group.
+
+    Under daphne a socket writes the event's frame straight to its connection
+    (``Socket.write_frame``): built once for all the sockets of a kind, no coroutine
+    and no copy per socket, and the frames of one change leave together. Elsewhere
+    (tests' communicators) each socket is sent to the ASGI way.
+    """
+    frames: dict[str, bytes] = {}
     for listener in tuple(_listeners.get(message["group"], ())):
         try:
-            await listener.deliver(message)
+            if not listener.write_frame(message, frames):
+                await listener.deliver(message)
         except Exception:  # one broken socket must not stop the others
             logger.exception(
                 "delivering event %s of place %s failed", message["seq"], message["place"]

@@ -102,18 +102,24 @@ class Server:
             timeout=120,
         )
 
+    def command(self) -> list[str]:
+        """daphne, on uvloop, as ``make serve`` runs it; ``ASGI_SERVER=uvicorn`` in the
+        environment runs uvicorn instead (its C parsers, uvloop; ``bench/place.py``)."""
+        if self.env.get("ASGI_SERVER") == "uvicorn":
+            return [
+                sys.executable, "-m", "uvicorn", "daihinmin.asgi:application",
+                "--host", "127.0.0.1", "--port", str(self.port),
+                "--loop", "uvloop", "--http", "httptools", "--ws", "websockets",
+                "--no-access-log", "--log-level", "warning",
+            ]  # fmt: skip
+        return [
+            sys.executable, "-m", "daihinmin.serve",
+            "-b", "127.0.0.1", "-p", str(self.port), "daihinmin.asgi:application",
+        ]  # fmt: skip
+
     def start(self) -> None:
         self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daihinmin.serve",  # daphne, on uvloop, as make serve runs it
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(self.port),
-                "daihinmin.asgi:application",
-            ],
+            self.command(),
             cwd=ROOT,
             env=self.env,
             stdout=self.log,

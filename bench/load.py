@@ -1,0 +1,289 @@
+"""A contest's load on the production layout: nginx in front of P server processes
+(``deploy/serve_prod.py``) on PostgreSQL and Redis, for P = 1 and 2.
+
+20 places of five greedy bots at pace 0 at once (the bots are tasks in a few worker
+processes, over WebSockets), and 500 spectators: a fifth on the every-place stream
+``ws://HOST/``, the rest on the places' numbered live streams. Prints, per P:
+aggregate turns/s, p50/p99 of a post's latency (as the bots see it), p99 of the
+delay from an event's commit to a live spectator's frame, errors, events lost,
+duplicated and out of order (the live streams against the event log; the
+every-place stream by count), peak memory per server process; then the ratio of
+two processes to one, and one line:
+
+    load: T turns/s, p99 P ms, spectator p99 S ms, lost L, duplicated D, errors E
+
+    python bench/load.py [--places 20] [--games 10] [--spectators 500] [--processes 1 2]
+
+Goals on the 2-core machine (docs/benchmarks.md): ≥ 500 turns/s, post p99 < 100 ms,
+spectator p99 < 250 ms, nothing lost. A benchmark, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+PG_URL = "postgres://postgres@127.0.0.1:5432/postgres"
+REDIS_URL = "redis://127.0.0.1:6379/0"
+WORKERS = 4
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
+
+
+# -- the bots' worker processes -----------------------------------------------------------
+
+
+async def run_worker(url: str, seats: list[tuple[int, str]]) -> dict:
+    from bots.client import Bot
+    from bots.strategies import greedy_player
+
+    latencies: list[float] = []
+    errors = 0
+
+    class TimedBot(Bot):
+        async def post_cards(self, cards):
+            started = time.perf_counter()
+            try:
+                return await super().post_cards(cards)
+            finally:
+                latencies.append(time.perf_counter() - started)
+
+    bots = [TimedBot(url, p, n, f"{n}-pw", greedy_player(), transport="ws") for p, n in seats]
+    for result in await asyncio.gather(*(b.run() for b in bots), return_exceptions=True):
+        if isinstance(result, BaseException):
+            errors += 1
+    errors += sum(b.results.get("miss", 0) for b in bots)
+    return {"latencies": latencies, "errors": errors}
+
+
+def worker_main(url: str, spec: str) -> None:
+    import uvloop
+
+    seats = [tuple(s) for s in json.loads(spec)]
+    print(json.dumps(uvloop.run(run_worker(url, seats))))
+
+
+# -- spectators -------------------------------------------------------------------------
+
+
+async def spectate(url: str, frames: list, ready: asyncio.Event, stop: asyncio.Event) -> None:
+    import websockets
+
+    async with websockets.connect(url, max_size=2**22, ping_interval=None) as socket:
+        ready.set()
+        while not stop.is_set():
+            try:
+                text = await asyncio.wait_for(socket.recv(), timeout=0.5)
+            except TimeoutError:
+                continue
+            frames.append((time.time(), text))
+
+
+# -- one run ------------------------------------------------------------------------------
+
+
+def setup(stack, places: int, games: int) -> list[int]:
+    code = (
+        "from django.contrib.auth import get_user_model\n"
+        "from places import services\n"
+        "ids = []\n"
+        f"for p in range({places}):\n"
+        "    names = [f'load{p}-{i}' for i in range(5)]\n"
+        "    for n in names:\n"
+        "        get_user_model().objects.create_user(n, password=n + '-pw')\n"
+        f"    ids.append(services.create_place(f'Load {{p}}', names, game_count={games},"
+        " pace=0, time_limit=10, seed=f'load{p}').id)\n"
+        "print(' '.join(map(str, ids)))\n"
+    )
+    out = stack.server.manage("shell", "--no-imports", "-c", code).stdout
+    return [int(x) for x in out.split()]
+
+
+def event_log(database_url: str, place_ids: list[int]) -> dict[int, dict[int, float]]:
+    import psycopg
+
+    log: dict[int, dict[int, float]] = {p: {} for p in place_ids}
+    with psycopg.connect(database_url) as conn:
+        rows = conn.execute(
+            "SELECT place_id, seq, created_at FROM places_placeevent WHERE place_id = ANY(%s)",
+            [place_ids],
+        ).fetchall()
+    for place_id, seq, created in rows:
+        log[place_id][seq] = created.timestamp()
+    return log
+
+
+def peak_memory_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def one_run(processes: int, places: int, games: int, spectators: int) -> dict:
+    from tests.e2e.server import Server
+    from tests.e2e.stack import Stack
+
+    workdir = Path(tempfile.mkdtemp(prefix="load-"))
+    os.environ["DATABASE_URL"], os.environ["REDIS_URL"] = PG_URL, REDIS_URL  # a fresh database
+    server = Server(
+        workdir,
+        DEBUG="0",
+        SECRET_KEY="a-benchmark-secret-key-of-some-length-0123456789",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        WS_MAX_SOCKETS_PER_ADDRESS="100000",
+    )
+    stack = Stack(server, processes=processes)
+    try:
+        place_ids = setup(stack, places, games)
+        stop = asyncio.Event()
+        firehose_n = spectators // 5
+        plan = [stack.ws_url + "/"] * firehose_n + [
+            f"{stack.ws_url}/ws/places/{place_ids[i % places]}/live/"
+            for i in range(spectators - firehose_n)
+        ]
+        frames: list[list] = [[] for _ in plan]
+        readies = [asyncio.Event() for _ in plan]
+        tasks = [
+            asyncio.ensure_future(spectate(url, frames[i], readies[i], stop))
+            for i, url in enumerate(plan)
+        ]
+        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), timeout=120)
+
+        seats = [(p, f"load{i}-{k}") for i, p in enumerate(place_ids) for k in range(5)]
+        shares = [seats[w::WORKERS] for w in range(WORKERS)]
+        workers = [
+            subprocess.Popen(
+                [sys.executable, __file__, "worker", stack.url, json.dumps(share)],
+                cwd=ROOT,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            for share in shares
+        ]
+        await asyncio.sleep(2)  # every bot logged in and listening
+        started = time.monotonic()
+        start = f"from places import services\nfor p in {place_ids!r}: services.schedule_start(p)"
+        await asyncio.to_thread(stack.server.manage, "shell", "--no-imports", "-c", start)
+        results = [
+            json.loads(
+                (await asyncio.to_thread(w.communicate, timeout=900))[0].strip().splitlines()[-1]
+            )
+            for w in workers
+        ]
+        wall = time.monotonic() - started
+        await asyncio.sleep(1.0)  # the last frames
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        memory = [peak_memory_mb(stack.pid_of(port)) for port in stack.ports]
+
+        log = event_log(stack.env["DATABASE_URL"], place_ids)
+        count = "from places.models import Turn; print(Turn.objects.exclude(outcome='').count())"
+        turns = int(stack.server.manage("shell", "--no-imports", "-c", count).stdout.split()[-1])
+        lost = duplicated = disorder = 0
+        delays: list[float] = []
+        for url, got in zip(plan, frames, strict=True):
+            if url.endswith("/live/"):
+                place_id = int(url.rstrip("/").split("/")[-2])
+                seqs = []
+                for at, text in got:
+                    seq = json.loads(text)["seq"]
+                    seqs.append(seq)
+                    if seq in log[place_id]:
+                        delays.append(at - log[place_id][seq])
+                duplicated += len(seqs) - len(set(seqs))
+                disorder += sum(1 for a, b in itertools.pairwise(seqs) if b <= a)
+                lost += len(set(log[place_id]) - set(seqs))
+            else:
+                counts: dict[int, int] = {}
+                for _, text in got:
+                    place = json.loads(text).get("place")
+                    counts[place] = counts.get(place, 0) + 1
+                for p in place_ids:
+                    diff = counts.get(p, 0) - len(log[p])
+                    lost += max(0, -diff)
+                    duplicated += max(0, diff)
+        if os.environ.get("LOAD_DEBUG"):
+            print("delays of the first live spectator:", [round(d, 3) for d in delays[:: max(1, len(delays) // 40)]])
+        latencies = [x for r in results for x in r["latencies"]]
+        return {
+            "processes": processes,
+            "turns": turns,
+            "wall": wall,
+            "turns_per_s": turns / wall,
+            "post_p50_ms": percentile(latencies, 50) * 1000,
+            "post_p99_ms": percentile(latencies, 99) * 1000,
+            "spectator_p99_ms": percentile(delays, 99) * 1000,
+            "spectator_p50_ms": percentile(delays, 50) * 1000,
+            "errors": sum(r["errors"] for r in results),
+            "lost": lost,
+            "duplicated": duplicated,
+            "out_of_order": disorder,
+            "memory_mb": memory,
+        }
+    finally:
+        stack.stop()
+        server.stop()
+
+
+def show(r: dict) -> None:
+    memory = ", ".join(f"{m:.0f}" for m in r["memory_mb"])
+    print(
+        f"P={r['processes']}: {r['turns']} turns in {r['wall']:.1f} s = {r['turns_per_s']:.0f} turns/s; "
+        f"post p50 {r['post_p50_ms']:.1f} ms, p99 {r['post_p99_ms']:.1f} ms; "
+        f"spectator p50 {r['spectator_p50_ms']:.0f} ms, p99 {r['spectator_p99_ms']:.0f} ms; "
+        f"errors {r['errors']}, lost {r['lost']}, duplicated {r['duplicated']}, "
+        f"out of order {r['out_of_order']}; peak memory per process {memory} MB",
+        flush=True,
+    )
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "worker":
+        worker_main(sys.argv[2], sys.argv[3])
+        return
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--places", type=int, default=20)
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--spectators", type=int, default=500)
+    parser.add_argument("--processes", type=int, nargs="+", default=[1, 2])
+    args = parser.parse_args()
+    print(
+        f"load: {args.places} places x {args.games} games, {args.spectators} spectators, "
+        f"{datetime.now():%Y-%m-%d}",
+        flush=True,
+    )
+    runs = []
+    for p in args.processes:
+        r = asyncio.run(one_run(p, args.places, args.games, args.spectators))
+        show(r)
+        runs.append(r)
+    if len(runs) == 2:
+        print(f"2 processes / 1: {runs[1]['turns_per_s'] / runs[0]['turns_per_s']:.2f}x turns/s")
+    last = runs[-1]
+    print(
+        f"load: {last['turns_per_s']:.0f} turns/s, p99 {last['post_p99_ms']:.0f} ms, "
+        f"spectator p99 {last['spectator_p99_ms']:.0f} ms, lost {last['lost']}, "
+        f"duplicated {last['duplicated']}, errors {last['errors']}"
+    )
+
+
+if __name__ == "__main__":
+    main()

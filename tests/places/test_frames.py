@@ -1,0 +1,141 @@
+"""Events written as frames straight to daphne's connections (``Socket.write_frame``):
+the bytes of RFC 6455's frame, built once per kind of socket, and a client too slow
+for its stream dropped rather than buffered without end."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+
+import pytest
+from websockets.frames import Frame, Opcode
+from websockets.streams import StreamReader
+
+from places.realtime import broadcast
+from places.realtime.consumers import (
+    AllPlacesConsumer,
+    LiveConsumer,
+    PlaceConsumer,
+    _daphne_protocol,
+    text_frame,
+)
+
+
+def parse(data: bytes) -> Frame:
+    reader = StreamReader()
+    reader.feed_data(data)
+    reader.feed_eof()
+    parser = Frame.parse(reader.read_exact, mask=False)
+    try:
+        while True:
+            next(parser)
+    except StopIteration as done:
+        return done.value
+
+
+@pytest.mark.parametrize("length", [0, 1, 125, 126, 127, 65535, 65536, 70000])
+def test_a_text_frame_is_what_a_websocket_client_reads(length):
+    text = ("大" + "x" * length)[: max(length, 0)] or ""
+    frame = parse(text_frame(text))
+    assert frame.opcode == Opcode.TEXT and frame.fin and not frame.rsv1
+    assert frame.data.decode() == text
+
+
+class Transport:
+    def __init__(self, unsent: int = 0):
+        self.written: list[bytes] = []
+        self.dataBuffer, self.offset, self._tempDataLen = b"x" * unsent, 0, 0
+        self.aborted = False
+
+    def write(self, data: bytes) -> None:
+        self.written.append(data)
+
+    def abortConnection(self) -> None:
+        self.aborted = True
+
+
+class Protocol:
+    STATE_OPEN, STATE_CLOSING = 3, 4
+
+    def __init__(self, unsent: int = 0):
+        self.transport = Transport(unsent)
+        self.state = self.STATE_OPEN
+        self.send_queue: list = []
+
+
+class Server:
+    async def handle_reply(self, protocol, message): ...
+
+
+def socket(cls, protocol: Protocol):
+    s = cls()
+    s.scope = {"client": ("127.0.0.1", 1)}
+    s.listen_to = ["places"]
+    s._protocol = _daphne_protocol(functools.partial(Server().handle_reply, protocol))
+    if cls is PlaceConsumer:
+        s._held = None
+    return s
+
+
+MESSAGE = {"type": "place.event", "group": "places", "place": 4, "seq": 9, "text": '{"a":1}'}
+
+
+def test_the_frame_is_built_once_per_kind_and_shared(settings):
+    settings.WS_LIVE_FLUSH_SECONDS = 0  # written at once, as the every-place stream's are
+    sockets = [socket(AllPlacesConsumer, Protocol()) for _ in range(3)]
+    live = [socket(LiveConsumer, Protocol()) for _ in range(2)]
+    frames: dict[str, bytes] = {}
+    for s in sockets + live:
+        assert s.write_frame(MESSAGE, frames)
+    assert parse(frames["event"]).data == b'{"a":1}'
+    assert parse(frames["live"]).data == b'{"seq":9,"event":{"a":1}}'
+    for s in sockets:
+        assert s._protocol.transport.written[0] is frames["event"]  # the same bytes object
+    for s in live:
+        assert s._protocol.transport.written[0] is frames["live"]
+
+
+def test_a_player_socket_answering_an_action_holds_the_event_back():
+    s = socket(PlaceConsumer, Protocol())
+    s._held = []
+    assert s.write_frame(MESSAGE, {})
+    assert s._held == ['{"a":1}'] and not s._protocol.transport.written
+
+
+def test_a_client_too_slow_for_its_stream_is_dropped(settings):
+    settings.WS_MAX_BUFFERED_BYTES = 1000
+    slow = socket(AllPlacesConsumer, Protocol(unsent=1001))
+    broadcast._listeners["places"].add(slow)
+    try:
+        assert slow.write_frame(MESSAGE, {})
+        assert slow._protocol.transport.aborted and not slow._protocol.transport.written
+        assert slow not in broadcast._listeners["places"]  # no more events for it
+    finally:
+        broadcast._listeners["places"].discard(slow)
+    keeping_up = socket(AllPlacesConsumer, Protocol(unsent=999))
+    assert keeping_up.write_frame(MESSAGE, {}) and keeping_up._protocol.transport.written
+
+
+def test_without_daphne_or_with_autobahn_s_queue_busy_the_asgi_way_is_taken():
+    assert _daphne_protocol(lambda message: None) is None
+    busy = socket(AllPlacesConsumer, Protocol())
+    busy._protocol.send_queue.append((b"...", False))
+    assert not busy.write_frame(MESSAGE, {})
+    closing = socket(AllPlacesConsumer, Protocol())
+    closing._protocol.state = Protocol.STATE_CLOSING
+    assert closing.write_frame(MESSAGE, {}) and not closing._protocol.transport.written
+
+
+async def test_a_live_page_s_frames_wait_and_leave_together_a_player_s_never_wait(settings):
+    settings.WS_LIVE_FLUSH_SECONDS = 0.01
+    page = socket(LiveConsumer, Protocol())
+    player = socket(PlaceConsumer, Protocol())
+    for seq in (1, 2, 3):
+        message = dict(MESSAGE, seq=seq)
+        assert page.write_frame(message, {}) and player.write_frame(message, {})
+    assert len(player._protocol.transport.written) == 3  # at once, one by one
+    assert page._protocol.transport.written == []
+    await asyncio.sleep(0.05)
+    (written,) = page._protocol.transport.written  # one write of three frames
+    expected = b"".join(text_frame(f'{{"seq":{seq},"event":{{"a":1}}}}') for seq in (1, 2, 3))
+    assert written == expected
