@@ -73,27 +73,40 @@ async def run_worker(url: str, seats: list[tuple[int, str]]) -> dict:
     return {"latencies": latencies, "errors": errors}
 
 
-def worker_main(url: str, spec: str) -> None:
+def worker_main(url: str, spec: str, out: str) -> None:
     import uvloop
 
     seats = [tuple(s) for s in json.loads(spec)]
-    print(json.dumps(uvloop.run(run_worker(url, seats))))
+    result = uvloop.run(run_worker(url, seats))
+    Path(out).write_text(json.dumps(result))
 
 
 # -- spectators -------------------------------------------------------------------------
 
 
-async def spectate(url: str, frames: list, ready: asyncio.Event, stop: asyncio.Event) -> None:
-    import websockets
+async def spectate(url: str, frames: list, ready: asyncio.Event, places: int) -> None:
+    """Keep every frame with the time it came, until ``places`` places ended.
 
-    async with websockets.connect(url, max_size=2**22, ping_interval=None) as socket:
+    aiohttp's client (its frame reader is in C): a crowd of Python clients on the same
+    two cores as the server must cost as little as it can."""
+    import aiohttp
+
+    ended = 0
+    timeout = aiohttp.ClientTimeout(total=None, sock_connect=120)
+    async with (
+        aiohttp.ClientSession(timeout=timeout) as http,
+        http.ws_connect(url, max_msg_size=2**22) as socket,
+    ):
         ready.set()
-        while not stop.is_set():
-            try:
-                text = await asyncio.wait_for(socket.recv(), timeout=0.5)
-            except TimeoutError:
+        async for message in socket:  # cancelled by the caller when it waits no longer
+            if message.type != aiohttp.WSMsgType.TEXT:
                 continue
+            text = message.data
             frames.append((time.time(), text))
+            if '"operation":"end_place"' in text:
+                ended += 1
+                if ended == places:
+                    return
 
 
 # -- one run ------------------------------------------------------------------------------
@@ -153,7 +166,6 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
     stack = Stack(server, processes=processes)
     try:
         place_ids = setup(stack, places, games)
-        stop = asyncio.Event()
         firehose_n = spectators // 5
         plan = [stack.ws_url + "/"] * firehose_n + [
             f"{stack.ws_url}/ws/places/{place_ids[i % places]}/live/"
@@ -161,37 +173,48 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
         ]
         frames: list[list] = [[] for _ in plan]
         readies = [asyncio.Event() for _ in plan]
-        tasks = [
-            asyncio.ensure_future(spectate(url, frames[i], readies[i], stop))
-            for i, url in enumerate(plan)
-        ]
-        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), timeout=120)
+        tasks = []
+        for i, url in enumerate(plan):  # a few handshakes at a time, as a crowd arrives
+            ends = 1 if url.endswith("/live/") else places
+            tasks.append(asyncio.ensure_future(spectate(url, frames[i], readies[i], ends)))
+            if i % 25 == 24:
+                await asyncio.gather(*(r.wait() for r in readies[: i + 1]))
+        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), timeout=300)
 
         seats = [(p, f"load{i}-{k}") for i, p in enumerate(place_ids) for k in range(5)]
         shares = [seats[w::WORKERS] for w in range(WORKERS)]
+        outs = [workdir / f"worker-{w}.json" for w in range(WORKERS)]
         workers = [
             subprocess.Popen(
-                [sys.executable, __file__, "worker", stack.url, json.dumps(share)],
+                [sys.executable, __file__, "worker", stack.url, json.dumps(share), str(out)],
                 cwd=ROOT,
-                stdout=subprocess.PIPE,
-                text=True,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
             )
-            for share in shares
+            for share, out in zip(shares, outs, strict=True)
         ]
         await asyncio.sleep(2)  # every bot logged in and listening
         started = time.monotonic()
         start = f"from places import services\nfor p in {place_ids!r}: services.schedule_start(p)"
         await asyncio.to_thread(stack.server.manage, "shell", "--no-imports", "-c", start)
-        results = [
-            json.loads(
-                (await asyncio.to_thread(w.communicate, timeout=900))[0].strip().splitlines()[-1]
-            )
-            for w in workers
-        ]
+        for w in workers:
+            await asyncio.to_thread(w.wait, 900)
+        results = [json.loads(out.read_text()) for out in outs]
         wall = time.monotonic() - started
-        await asyncio.sleep(1.0)  # the last frames
-        stop.set()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        # every spectator reads to its places' end (a crowd of Python clients on two cores
+        # may lag behind the server): what one never gets is lost
+        drain = time.monotonic()
+        await asyncio.wait(tasks, timeout=900)
+        drain = time.monotonic() - drain
+        for task in tasks:
+            task.cancel()
+        failures = [
+            r
+            for r in await asyncio.gather(*tasks, return_exceptions=True)
+            if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)
+        ]
+        if failures:
+            print(f"{len(failures)} spectators failed: {failures[0]!r}", flush=True)
         memory = [peak_memory_mb(stack.pid_of(port)) for port in stack.ports]
 
         log = event_log(stack.env["DATABASE_URL"], place_ids)
@@ -221,7 +244,15 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
                     lost += max(0, -diff)
                     duplicated += max(0, diff)
         if os.environ.get("LOAD_DEBUG"):
-            print("delays of the first live spectator:", [round(d, 3) for d in delays[:: max(1, len(delays) // 40)]])
+            print(
+                "delays of the first live spectator:",
+                [round(d, 3) for d in delays[:: max(1, len(delays) // 40)]],
+            )
+        if os.environ.get("LOAD_DEBUG"):
+            total = {p: len(log[p]) for p in place_ids}
+            print("log sizes", sorted(total.values())[:3], "...", sum(total.values()))
+            for url, got in list(zip(plan, frames, strict=True))[:: max(1, len(plan) // 12)]:
+                print("frames", len(got), url)
         latencies = [x for r in results for x in r["latencies"]]
         return {
             "processes": processes,
@@ -237,6 +268,7 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
             "duplicated": duplicated,
             "out_of_order": disorder,
             "memory_mb": memory,
+            "drain_s": drain,
         }
     finally:
         stack.stop()
@@ -250,14 +282,15 @@ def show(r: dict) -> None:
         f"post p50 {r['post_p50_ms']:.1f} ms, p99 {r['post_p99_ms']:.1f} ms; "
         f"spectator p50 {r['spectator_p50_ms']:.0f} ms, p99 {r['spectator_p99_ms']:.0f} ms; "
         f"errors {r['errors']}, lost {r['lost']}, duplicated {r['duplicated']}, "
-        f"out of order {r['out_of_order']}; peak memory per process {memory} MB",
+        f"out of order {r['out_of_order']}; peak memory per process {memory} MB; "
+        f"the spectators read to the end {r['drain_s']:.1f} s after the bots",
         flush=True,
     )
 
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "worker":
-        worker_main(sys.argv[2], sys.argv[3])
+        worker_main(sys.argv[2], sys.argv[3], sys.argv[4])
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--places", type=int, default=20)
