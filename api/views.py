@@ -36,7 +36,7 @@ from api.security import (
     current_player,
     refuse_cross_site,
 )
-from places import errors, services, sessions
+from places import errors, logs, services, sessions
 from places.engine.cards import format_card
 from places.presentation.cards import card_label
 from places.presentation.strings import page_strings
@@ -97,6 +97,11 @@ class ApiView(APIView):
         if self.route.access is Access.PLAYER:
             rate.check(request._request.session.session_key or "")
             self.player = current_player(request._request)
+            logs.note(place=self.player[0])
+
+    def dispatch(self, request, *args, **kwargs):
+        with logs.about(None):  # the player's place, once known (``initial``)
+            return super().dispatch(request, *args, **kwargs)
 
     def failure(self, request: HttpRequest, refused: errors.Refused) -> HttpResponse:
         return formats.error(self.client(request), refused, request)

@@ -270,11 +270,13 @@ SPECTACULAR_SETTINGS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # every line about a place says which, with its game and turn (places/logs.py)
+    "filters": {"ids": {"()": "places.logs.Ids"}},
     "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(about)s%(message)s"},
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["ids"]},
     },
     "root": {"handlers": ["console"], "level": "INFO"},
     "loggers": {

@@ -24,7 +24,7 @@ from django.db import close_old_connections, connection
 from django.db.models import Q
 from django.utils import timezone
 
-from places import metrics, services
+from places import logs, metrics, services
 from places.models import Place
 from places.realtime import wake
 
@@ -112,11 +112,12 @@ def tick(driver: str = DRIVER_ID) -> int:
     claim(driver)
     moved = 0
     for pk in due_places(driver):
-        try:
-            if services.run_due(pk):
-                moved += 1
-        except Exception:
-            logger.exception("dealer: place %s failed to step", pk)
+        with logs.about(pk):
+            try:
+                if services.run_due(pk):
+                    moved += 1
+            except Exception:
+                logger.exception("dealer: place %s failed to step", pk)
     try:
         services.advance_running()
     except Exception:

@@ -29,7 +29,7 @@ import time
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from places import errors, services, sessions
+from places import errors, logs, services, sessions
 from places.reads import documents
 from places.realtime import broadcast, db_thread
 from places.wire.codec import compact
@@ -326,6 +326,10 @@ class PlaceConsumer(Socket):
 
     def _act(self, action: str, request: dict) -> dict:
         """On the database thread: the session's player, as HTTP finds it, then the action."""
+        with logs.about(self.place_id):
+            return self._act_on_place(action, request)
+
+    def _act_on_place(self, action: str, request: dict) -> dict:
         try:
             place_id, user_id = self._session.player()
             if place_id != self.place_id:

@@ -18,7 +18,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from places import errors, metrics, rows
+from places import errors, logs, metrics, rows
 from places.engine import events as ev
 from places.engine import place as engine
 from places.engine.cards import sorted_ids
@@ -272,12 +272,14 @@ def changing(place_id: int) -> Iterator[Change]:
     database lock is released at commit, before on-commit hooks run, so without
     it two threads could send their events in the opposite order.
     """
-    with _send_locks[place_id], transaction.atomic():
+    with logs.about(place_id), _send_locks[place_id], transaction.atomic():
         try:
             place = rows.lock(Place, place_id)
         except Place.DoesNotExist:
             raise errors.Refused(errors.NOT_FOUND, f"no place {place_id}") from None
         change = Change(place)
+        logs.note(game=change.game_id, turn=change.turn_no)
         with rows.together():  # one round trip for the writes on PostgreSQL
             yield change
             change.save()
+        logs.note(game=change.game_id, turn=change.turn_no)
