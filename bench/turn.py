@@ -66,8 +66,9 @@ def drop(name: str | None) -> None:
         c.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
-def play_place(games: int, run: int) -> list[float]:
-    """One place to its end; the duration of every post, in seconds."""
+def play_place(games: int, run: int, proxy=None) -> list[float]:
+    """One place to its end; the duration of every post, in seconds (or, through a
+    ``tests.round_trips`` proxy, the round trips of every post)."""
     from django.contrib.auth import get_user_model
 
     from bots.strategies import greedy_player
@@ -93,9 +94,22 @@ def play_place(games: int, run: int) -> list[float]:
         seat = game.turn
         mask = chooser(game.hands[seat], game.table, game.revolution)
         cards = [] if mask is None else [format_card(c) for c in _ids(mask)]
-        started = time.perf_counter()
+        started = proxy.round_trips if proxy else time.perf_counter()
         services.post_cards(place.id, users[seat].id, cards)
-        durations.append(time.perf_counter() - started)
+        durations.append((proxy.round_trips if proxy else time.perf_counter()) - started)
+
+
+def round_trips(games: int) -> str:
+    """How many round trips the posts of one more place took, by how many posts took each."""
+    from collections import Counter
+
+    from django.db import connection
+
+    from tests.round_trips import counting
+
+    with counting(connection) as proxy:
+        spent = Counter(play_place(games, 999, proxy))
+    return ", ".join(f"{n} for {count} posts" for n, count in sorted(spent.items()))
 
 
 def _ids(mask: int) -> list[int]:
@@ -135,6 +149,8 @@ def main() -> None:
             f"{statistics.median(medians):.2f} ms; {statistics.median(rates):.0f} posts/s "
             f"(median of {args.runs} places of {args.games} games)"
         )
+        if args.db == "postgres":
+            print(f"postgres: round trips a post (counted on the wire): {round_trips(args.games)}")
     finally:
         drop(dropped)
 

@@ -150,13 +150,20 @@ _pending = threading.local()
 
 
 @contextmanager
-def together() -> Iterator[None]:
+def together(commit: bool = False) -> Iterator[None]:
     """Hold this thread's writes (``save``, ``update_where``, ``insert_many``) and send them at
     the end, in order; dropped if the block raises.
 
     On PostgreSQL they go as one multi-statement query, one round trip instead
     of one each (Django's default client-side binding allows it); elsewhere
     one after the other. Nothing in the block may read what they write.
+
+    With ``commit``, at the end of an outermost ``atomic`` block with nothing after
+    it, the transaction's COMMIT goes in the same query: if any write fails, the
+    server skips the rest and the COMMIT, and the block rolls back as usual;
+    otherwise Django's own commit finds the transaction ended and sends nothing
+    (psycopg skips a COMMIT outside a transaction), then runs the ``on_commit``
+    hooks. The commit is the same statement, as durable as Django's.
     """
     if getattr(_pending, "writes", None) is not None:
         yield  # already inside one: the outer block sends
@@ -173,7 +180,10 @@ def together() -> Iterator[None]:
     connection = connections[DEFAULT_DB_ALIAS]
     with connection.cursor() as cursor:
         if _one_query_allowed(connection):
-            cursor.execute("; ".join(sql for sql, _ in writes), [p for _, ps in writes for p in ps])
+            statements = [sql for sql, _ in writes]
+            if commit and _outermost(connection):
+                statements.append("COMMIT")
+            cursor.execute("; ".join(statements), [p for _, ps in writes for p in ps])
         else:
             for sql, params in writes:
                 cursor.execute(sql, params)
@@ -183,6 +193,16 @@ def _one_query_allowed(connection) -> bool:
     return connection.vendor == "postgresql" and not connection.settings_dict.get(
         "OPTIONS", {}
     ).get("server_side_binding")
+
+
+def _outermost(connection) -> bool:
+    """Inside exactly one ``atomic`` block, its transaction healthy: a COMMIT ends it."""
+    return (
+        connection.in_atomic_block
+        and len(connection.atomic_blocks) == 1
+        and not connection.savepoint_ids
+        and not connection.needs_rollback
+    )
 
 
 def _write(connection, sql: str, params: list) -> None:

@@ -279,7 +279,7 @@ def changing(place_id: int) -> Iterator[Change]:
             raise errors.Refused(errors.NOT_FOUND, f"no place {place_id}") from None
         change = Change(place)
         logs.note(game=change.game_id, turn=change.turn_no)
-        with rows.together():  # one round trip for the writes on PostgreSQL
+        with rows.together(commit=True):  # the writes and the COMMIT: one round trip
             yield change
             change.save()
         logs.note(game=change.game_id, turn=change.turn_no)

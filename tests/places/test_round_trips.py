@@ -1,0 +1,101 @@
+"""A post's transaction: BEGIN, the lock, and the writes with their COMMIT.
+
+On PostgreSQL that is three round trips (counted on the wire by a proxy; psycopg
+sends a transaction's BEGIN alone and waits for it); on any database the COMMIT
+sent with the writes commits exactly what Django's would, a failing write rolls
+everything back, and a block nested in another transaction leaves the commit to
+the outer one.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.db import DatabaseError, connection, transaction
+
+from places import rows, services
+from places.models import Place, PlaceEvent, Turn
+from places.reads.position import state_of
+from places.reads.seats import seats_of
+from tests.places.drive import choose
+from tests.round_trips import counting
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def post_a_move(place_id: int, seed: int = 0) -> None:
+    state = state_of(Place.objects.get(pk=place_id))
+    user_id = seats_of(place_id)[state.game.turn].user_id
+    services.post_cards(place_id, user_id, choose(state, random.Random(seed)))
+
+
+@pytest.fixture
+def running(make_place) -> int:
+    place = make_place(pace=0)
+    services.start_place(place.id)
+    return place.id
+
+
+def test_a_post_is_three_round_trips_on_postgresql(running):
+    if connection.vendor != "postgresql":
+        pytest.skip("round trips are PostgreSQL's (SQLite is in process)")
+    seats_of(running)  # kept per process once the place runs, as in the server
+    post_a_move(running)  # the first one may read more (a game's first turn)
+    turns_before = Turn.objects.filter(game__place_id=running).count()
+    with counting(connection) as proxy:
+        connection.ensure_connection()
+        state = state_of(Place.objects.get(pk=running))
+        user_id = seats_of(running)[state.game.turn].user_id
+        cards = choose(state, random.Random(1))
+        before = proxy.round_trips
+        services.post_cards(running, user_id, cards)
+        spent = proxy.round_trips - before
+    assert spent == 3  # BEGIN; the lock; the writes and the COMMIT
+    # and the move is committed: the turn settled, the next one opened, the events logged
+    assert Turn.objects.filter(game__place_id=running).count() > turns_before
+    assert Place.objects.get(pk=running).event_seq == PlaceEvent.objects.filter(
+        place_id=running
+    ).count()
+
+
+def test_the_commit_sent_with_the_writes_commits_them_and_runs_the_hooks(running):
+    hooks = []
+    with transaction.atomic():
+        rows.lock(Place, running)
+        with rows.together(commit=True):
+            rows.update_where(Place, {"id": running}, title="committed")
+            transaction.on_commit(lambda: hooks.append("ran"))
+    assert hooks == ["ran"]
+    assert Place.objects.get(pk=running).title == "committed"
+    assert connection.get_autocommit()  # Django's state is back as after any commit
+    post_a_move(running)  # and the connection goes on working
+
+
+def test_a_failing_write_rolls_the_whole_transaction_back(running):
+    hooks = []
+    with pytest.raises(DatabaseError), transaction.atomic():
+        rows.lock(Place, running)
+        with rows.together(commit=True):
+            rows.update_where(Place, {"id": running}, title="never")
+            rows.insert_many(  # a second event with the same number: a unique violation
+                PlaceEvent,
+                [
+                    {"place_id": running, "seq": 1, "operation": "x", "message": "{}"},
+                    {"place_id": running, "seq": 1, "operation": "x", "message": "{}"},
+                ],
+            )
+            transaction.on_commit(lambda: hooks.append("ran"))
+    assert hooks == []
+    assert Place.objects.get(pk=running).title == "Test place"
+    post_a_move(running)  # the connection is usable afterwards
+
+
+def test_nested_in_another_transaction_the_outer_one_decides(running):
+    with pytest.raises(RuntimeError), transaction.atomic():
+        with transaction.atomic():
+            rows.lock(Place, running)
+            with rows.together(commit=True):
+                rows.update_where(Place, {"id": running}, title="outer decides")
+        raise RuntimeError
+    assert Place.objects.get(pk=running).title == "Test place"
