@@ -11,7 +11,9 @@ sees them) and the server's peak memory; the median of several runs.
 and dropping every frame): what a crowd of listeners costs a place.
 
 PostgreSQL runs use ``postgres://postgres@127.0.0.1:5432`` with Redis at
-``redis://127.0.0.1:6379/0`` (a fresh database per run). Not a test: figures.
+``redis://127.0.0.1:6379/0`` (a fresh database per run); ``--db postgres-noredis`` leaves
+Redis out (the in-memory layer, as one process would run): what the database costs
+apart from the relay. Not a test: figures.
 """
 
 from __future__ import annotations
@@ -72,20 +74,29 @@ async def spectate(ws_url: str, place_id: int, out: list[tuple[float, dict]], re
 
 
 async def idle_listeners(ws_url: str, n: int) -> None:
-    """``n`` spectators reading and dropping every frame, until killed."""
+    """``n`` spectators reading and dropping every frame, until killed.
 
-    async def one() -> None:
-        async with websockets.connect(ws_url + "/", max_size=2**22, ping_interval=None) as s:
+    On aiohttp's client, whose frame reader is in C and which answers the server's
+    pings: spectators are elsewhere in a contest, and their own parsing here would
+    take the cores the place runs on.
+    """
+    import aiohttp
+
+    async def one(http: aiohttp.ClientSession) -> None:
+        async with http.ws_connect(ws_url + "/", max_msg_size=2**22) as s:
             async for _ in s:
                 pass
 
-    tasks = []
-    for _ in range(n):
-        tasks.append(asyncio.ensure_future(one()))
-        await asyncio.sleep(0.002)  # not all handshakes at once
-    await asyncio.sleep(1)
-    print("ready", flush=True)
-    await asyncio.gather(*tasks)
+    async with aiohttp.ClientSession(
+        connector=aiohttp.TCPConnector(limit=0), timeout=aiohttp.ClientTimeout(total=None)
+    ) as http:
+        tasks = []
+        for _ in range(n):
+            tasks.append(asyncio.ensure_future(one(http)))
+            await asyncio.sleep(0.002)  # not all handshakes at once
+        await asyncio.sleep(1)
+        print("ready", flush=True)
+        await asyncio.gather(*tasks)
 
 
 def one_run(db: str, transport: str, games: int, idle: int = 0, asgi: str = "daphne") -> dict:
@@ -99,6 +110,9 @@ def one_run(db: str, transport: str, games: int, idle: int = 0, asgi: str = "dap
     saved = {k: os.environ.get(k) for k in ("DATABASE_URL", "REDIS_URL")}
     if db == "postgres":
         os.environ["DATABASE_URL"], os.environ["REDIS_URL"] = PG_URL, REDIS_URL
+    elif db == "postgres-noredis":  # the database alone: the in-memory layer of one process
+        os.environ["DATABASE_URL"] = PG_URL
+        os.environ.pop("REDIS_URL", None)
     else:
         os.environ.pop("DATABASE_URL", None)
         os.environ.pop("REDIS_URL", None)
@@ -197,7 +211,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--transport", nargs="+", default=["http", "ws"])
-    parser.add_argument("--db", nargs="+", default=["sqlite", "postgres"])
+    parser.add_argument(
+        "--db",
+        nargs="+",
+        default=["sqlite", "postgres"],
+        choices=["sqlite", "postgres", "postgres-noredis"],
+    )
     parser.add_argument("--idle", type=int, default=0, help="idle spectators on ws://HOST/")
     parser.add_argument(
         "--server", choices=["daphne", "uvicorn"], default="daphne", help="the ASGI server"

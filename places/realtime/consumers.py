@@ -31,7 +31,7 @@ from django.conf import settings
 
 from places import errors, logs, services, sessions
 from places.reads import documents
-from places.realtime import broadcast, db_thread
+from places.realtime import broadcast, db_thread, frames
 from places.wire.codec import compact
 
 logger = logging.getLogger(__name__)
@@ -43,20 +43,6 @@ TOO_FAST = (4008, "too many frames per second")
 ACTIONS = ("post_cards", "get_hand")
 
 
-def text_frame(text: str) -> bytes:
-    """One unfragmented WebSocket text frame (RFC 6455 §5.2). A server's frames are not
-    masked, so one event's frame is the same bytes for every socket of a stream."""
-    payload = text.encode()
-    n = len(payload)
-    if n < 126:
-        header = bytes((0x81, n))
-    elif n < 1 << 16:
-        header = bytes((0x81, 126)) + n.to_bytes(2, "big")
-    else:
-        header = bytes((0x81, 127)) + n.to_bytes(8, "big")
-    return header + payload
-
-
 def _daphne_protocol(send):
     """The daphne (autobahn) protocol behind an ASGI ``send``, or None (another server,
     a test's communicator): then events go the ASGI way, one ``send`` each."""
@@ -66,30 +52,6 @@ def _daphne_protocol(send):
     ):
         return None
     return protocol
-
-
-#: Spectators' frames waiting for the next flush, per socket (``Socket.batched``).
-_pending: dict[Socket, list[bytes]] = {}
-_flush_scheduled = False
-
-
-def _flush() -> None:
-    """Write every spectator's waiting frames, one write each."""
-    global _flush_scheduled
-    _flush_scheduled = False
-    batch = list(_pending.items())
-    _pending.clear()
-    for socket, frames in batch:
-        try:
-            socket._write_now(b"".join(frames))
-        except Exception:  # one broken socket must not stop the others
-            logger.exception("writing to a socket of %s failed", _client(socket.scope))
-
-
-def _buffered(transport) -> int:
-    """Bytes a Twisted transport holds that the client has not taken yet."""
-    data = getattr(transport, "dataBuffer", b"")
-    return len(data) - getattr(transport, "offset", 0) + getattr(transport, "_tempDataLen", 0)
 
 
 class Socket(AsyncWebsocketConsumer):
@@ -154,7 +116,8 @@ class Socket(AsyncWebsocketConsumer):
     def _forget(self) -> None:
         for group in self.listen_to:
             broadcast.unlisten(group, self)
-        _pending.pop(self, None)
+        if self.outbox is not None:
+            self.outbox.discard(self)
 
     async def _work(self, inbox: asyncio.Queue[dict]) -> None:
         while True:
@@ -177,9 +140,9 @@ class Socket(AsyncWebsocketConsumer):
     def frame_text(self, message: dict) -> str:
         return message["text"]
 
-    def write_frame(self, message: dict, frames: dict[str, bytes]) -> bool:
-        """Write the event's frame to the connection at once, built once per kind of socket
-        (``frames``); False when this socket cannot (not under daphne): then ``deliver``.
+    def write_frame(self, message: dict, built: dict[str, bytes]) -> bool:
+        """Write the event's frame to the connection, built once per kind of socket
+        (``built``); False when this socket cannot (not under daphne): then ``deliver``.
 
         A socket whose client takes less than it is sent (its unsent bytes past
         ``WS_MAX_BUFFERED_BYTES``) is dropped, so that it never holds up the place or the
@@ -190,51 +153,36 @@ class Socket(AsyncWebsocketConsumer):
             return False
         if protocol.state != protocol.STATE_OPEN:
             return True  # closing: nothing more goes out
-        frame = frames.get(self.frame_kind)
+        frame = built.get(self.frame_kind)
         if frame is None:
-            frame = frames[self.frame_kind] = text_frame(self.frame_text(message))
-        wait = self.flush_seconds()
-        if wait > 0:
-            self._queue(frame, wait)
+            frame = built[self.frame_kind] = frames.text_frame(self.frame_text(message))
+        if self.outbox is not None:
+            self.outbox.add(self, frame)
         else:
             self._write_now(frame)
         return True
 
-    #: The setting that lets this kind of socket's frames wait and leave together: a
-    #: write to an idle connection costs the server a few system calls (the loop watches
-    #: it, sends, stops watching), and a thousand spectators written to at every event
-    #: cost more than the place. None: never held back (a player's socket).
-    flush_setting: str | None = None
-
-    def flush_seconds(self) -> float:
-        return getattr(settings, self.flush_setting, 0.0) if self.flush_setting else 0.0
-
-    def _queue(self, frame: bytes, wait: float) -> None:
-        global _flush_scheduled
-        waiting = _pending.get(self)
-        if waiting is None:
-            _pending[self] = [frame]
-        else:
-            waiting.append(frame)
-        if not _flush_scheduled:
-            _flush_scheduled = True
-            asyncio.get_running_loop().call_later(wait, _flush)
+    #: Where this kind of socket's frames wait to leave together (``places/realtime/frames.py``):
+    #: a write to an idle connection costs the server system calls, and a thousand
+    #: spectators written to at every event cost more than the place. None: never held
+    #: back (a player's socket).
+    outbox: frames.Outbox | None = None
 
     def _write_now(self, data: bytes) -> None:
         protocol = self._protocol
         if protocol.state != protocol.STATE_OPEN:
             return
         transport = protocol.transport
-        if _buffered(transport) > settings.WS_MAX_BUFFERED_BYTES:
+        if frames.unsent(transport) > settings.WS_MAX_BUFFERED_BYTES:
             logger.warning(
                 "dropping a socket of %s: %s bytes unsent (a client too slow for its stream)",
                 _client(self.scope),
-                _buffered(transport),
+                frames.unsent(transport),
             )
             self._forget()
             transport.abortConnection()
             return
-        transport.write(data)
+        frames.send(transport, data)
 
 
 class FrameRate:
@@ -263,8 +211,8 @@ class AllPlacesConsumer(Socket):
     """``ws://HOST/`` and any unrouted path: the events of every place."""
 
     listen_to = [broadcast.ALL_PLACES_GROUP]
-    #: 0 by default: a 2011 bot reads its turns here, and waits for each
-    flush_setting = "WS_FIREHOSE_FLUSH_SECONDS"
+    #: No wait but the pacing by default: a 2011 bot reads its turns here, and waits for each
+    outbox = frames.Outbox(lambda: settings.WS_FIREHOSE_FLUSH_SECONDS, Socket._write_now)
 
     async def connect(self) -> None:
         await self.accept()
@@ -288,11 +236,11 @@ class PlaceConsumer(Socket):
         else:
             await self.send(text_data=message["text"])
 
-    def write_frame(self, message: dict, frames: dict[str, bytes]) -> bool:
+    def write_frame(self, message: dict, built: dict[str, bytes]) -> bool:
         if self._held is not None:  # an action is being answered: its reply goes first
             self._held.append(message["text"])
             return True
-        return super().write_frame(message, frames)
+        return super().write_frame(message, built)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         self._held = []
@@ -366,7 +314,8 @@ class LiveConsumer(Socket):
         await self.accept()
 
     frame_kind = "live"
-    flush_setting = "WS_LIVE_FLUSH_SECONDS"  # pages: a few hundredths of a second are nothing
+    #: pages: a few hundredths of a second are nothing
+    outbox = frames.Outbox(lambda: settings.WS_LIVE_FLUSH_SECONDS, Socket._write_now)
 
     def frame_text(self, message: dict) -> str:
         return f'{{"seq":{message["seq"]},"event":{message["text"]}}}'

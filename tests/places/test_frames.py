@@ -1,24 +1,33 @@
 """Events written as frames straight to daphne's connections (``Socket.write_frame``):
-the bytes of RFC 6455's frame, built once per kind of socket, and a client too slow
-for its stream dropped rather than buffered without end."""
+the bytes of RFC 6455's frame, built once per kind of socket, spectators' frames
+leaving together at a pace their cost sets, a client too slow for its stream
+dropped rather than buffered without end, and one system call a write when the
+connection's buffer is empty."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import time
 
 import pytest
 from websockets.frames import Frame, Opcode
 from websockets.streams import StreamReader
 
-from places.realtime import broadcast
+from places.realtime import broadcast, frames
 from places.realtime.consumers import (
     AllPlacesConsumer,
     LiveConsumer,
     PlaceConsumer,
     _daphne_protocol,
-    text_frame,
 )
+from places.realtime.frames import text_frame
+
+
+@pytest.fixture(autouse=True)
+def _no_pacing(settings):
+    """Flushes as soon as the loop turns, whatever the last one cost (one test paces)."""
+    settings.WS_FLUSH_SHARE = 1.0
 
 
 def parse(data: bytes) -> Frame:
@@ -80,19 +89,24 @@ def socket(cls, protocol: Protocol):
 MESSAGE = {"type": "place.event", "group": "places", "place": 4, "seq": 9, "text": '{"a":1}'}
 
 
-def test_the_frame_is_built_once_per_kind_and_shared(settings):
-    settings.WS_LIVE_FLUSH_SECONDS = 0  # written at once, as the every-place stream's are
+async def a_turn_of_the_loop() -> None:
+    await asyncio.sleep(0.01)
+
+
+async def test_the_frame_is_built_once_per_kind_and_shared(settings):
+    settings.WS_LIVE_FLUSH_SECONDS = 0  # no wait but the pacing, as the every-place stream's
     sockets = [socket(AllPlacesConsumer, Protocol()) for _ in range(3)]
     live = [socket(LiveConsumer, Protocol()) for _ in range(2)]
-    frames: dict[str, bytes] = {}
+    built: dict[str, bytes] = {}
     for s in sockets + live:
-        assert s.write_frame(MESSAGE, frames)
-    assert parse(frames["event"]).data == b'{"a":1}'
-    assert parse(frames["live"]).data == b'{"seq":9,"event":{"a":1}}'
+        assert s.write_frame(MESSAGE, built)
+    assert parse(built["event"]).data == b'{"a":1}'
+    assert parse(built["live"]).data == b'{"seq":9,"event":{"a":1}}'
+    await a_turn_of_the_loop()
     for s in sockets:
-        assert s._protocol.transport.written[0] is frames["event"]  # the same bytes object
+        assert s._protocol.transport.written[0] is built["event"]  # the same bytes object
     for s in live:
-        assert s._protocol.transport.written[0] is frames["live"]
+        assert s._protocol.transport.written[0] is built["live"]
 
 
 def test_a_player_socket_answering_an_action_holds_the_event_back():
@@ -102,28 +116,33 @@ def test_a_player_socket_answering_an_action_holds_the_event_back():
     assert s._held == ['{"a":1}'] and not s._protocol.transport.written
 
 
-def test_a_client_too_slow_for_its_stream_is_dropped(settings):
+async def test_a_client_too_slow_for_its_stream_is_dropped(settings):
     settings.WS_MAX_BUFFERED_BYTES = 1000
     slow = socket(AllPlacesConsumer, Protocol(unsent=1001))
     broadcast._listeners["places"].add(slow)
     try:
         assert slow.write_frame(MESSAGE, {})
+        await a_turn_of_the_loop()
         assert slow._protocol.transport.aborted and not slow._protocol.transport.written
         assert slow not in broadcast._listeners["places"]  # no more events for it
     finally:
         broadcast._listeners["places"].discard(slow)
     keeping_up = socket(AllPlacesConsumer, Protocol(unsent=999))
-    assert keeping_up.write_frame(MESSAGE, {}) and keeping_up._protocol.transport.written
+    assert keeping_up.write_frame(MESSAGE, {})
+    await a_turn_of_the_loop()
+    assert keeping_up._protocol.transport.written
 
 
-def test_without_daphne_or_with_autobahn_s_queue_busy_the_asgi_way_is_taken():
+async def test_without_daphne_or_with_autobahn_s_queue_busy_the_asgi_way_is_taken():
     assert _daphne_protocol(lambda message: None) is None
     busy = socket(AllPlacesConsumer, Protocol())
     busy._protocol.send_queue.append((b"...", False))
     assert not busy.write_frame(MESSAGE, {})
     closing = socket(AllPlacesConsumer, Protocol())
     closing._protocol.state = Protocol.STATE_CLOSING
-    assert closing.write_frame(MESSAGE, {}) and not closing._protocol.transport.written
+    assert closing.write_frame(MESSAGE, {})
+    await a_turn_of_the_loop()
+    assert not closing._protocol.transport.written
 
 
 async def test_a_live_page_s_frames_wait_and_leave_together_a_player_s_never_wait(settings):
@@ -139,3 +158,80 @@ async def test_a_live_page_s_frames_wait_and_leave_together_a_player_s_never_wai
     (written,) = page._protocol.transport.written  # one write of three frames
     expected = b"".join(text_frame(f'{{"seq":{seq},"event":{{"a":1}}}}') for seq in (1, 2, 3))
     assert written == expected
+
+
+async def test_a_crowd_is_written_at_a_pace_its_writes_set(settings, monkeypatch):
+    """Writes that take time space the flushes out: at most WS_FLUSH_SHARE of the time
+    goes to them; every frame still arrives, in order, one write a socket a flush."""
+    settings.WS_FLUSH_SHARE = 0.25
+    crowd = [socket(AllPlacesConsumer, Protocol()) for _ in range(20)]
+    outbox = AllPlacesConsumer.outbox
+    write = outbox.write
+
+    def slow_write(s, data):  # 1 ms a socket: 20 ms a flush, then 60 ms of rest
+        time.sleep(0.001)
+        write(s, data)
+
+    monkeypatch.setattr(outbox, "write", slow_write)
+    loop = asyncio.get_running_loop()
+    flushes: list[float] = []
+    flush = outbox.flush
+
+    def timed_flush():
+        flushes.append(loop.time())
+        flush()
+
+    monkeypatch.setattr(outbox, "flush", timed_flush)
+    for seq in range(1, 41):
+        for s in crowd:
+            assert s.write_frame(dict(MESSAGE, seq=seq, text=f'{{"n":{seq}}}'), {})
+        await asyncio.sleep(0.005)  # events come every 5 ms, faster than the crowd's writes
+    await asyncio.sleep(0.2)
+    gaps = [b - a for a, b in zip(flushes, flushes[1:], strict=False)]
+    assert len(flushes) < 20 and min(gaps) >= 0.06  # not one flush an event
+    for s in crowd:
+        data = b"".join(s._protocol.transport.written)
+        assert len(s._protocol.transport.written) == len(flushes)
+        assert data == b"".join(text_frame(f'{{"n":{seq}}}') for seq in range(1, 41))
+
+
+async def test_a_write_to_an_idle_connection_is_one_send_and_the_rest_goes_to_twisted():
+    """``frames.send`` on a real Twisted TCP connection: all at once when the kernel takes
+    it; what it does not take goes through Twisted's buffer, after, in order."""
+    from twisted.internet import tcp
+
+    class Conn(tcp.Connection):
+        def __init__(self, takes: int):
+            self.connected, self.disconnecting, self._writeDisconnected = True, False, False
+            self.dataBuffer, self.offset, self._tempDataLen = b"", 0, 0
+            self.sent: list[bytes] = []
+            self.buffered: list[bytes] = []
+            self.takes = takes
+
+        def getHandle(self):
+            conn = self
+
+            class Sock:
+                def send(self, data: bytes) -> int:
+                    conn.sent.append(data[: conn.takes])
+                    return min(len(data), conn.takes)
+
+            return Sock()
+
+        def write(self, data: bytes) -> None:
+            self.buffered.append(data)
+
+    everything = Conn(takes=10**6)
+    frames.send(everything, b"abcdef")
+    assert everything.sent == [b"abcdef"] and everything.buffered == []
+    part = Conn(takes=2)
+    frames.send(part, b"abcdef")
+    assert part.sent == [b"ab"] and part.buffered == [b"cdef"]
+    behind = Conn(takes=10**6)
+    behind._tempDataLen = 5  # Twisted still holds bytes: they go first
+    frames.send(behind, b"abcdef")
+    assert behind.sent == [] and behind.buffered == [b"abcdef"]
+    tls = Conn(takes=10**6)
+    tls.TLS = True  # never around Twisted's encryption
+    frames.send(tls, b"abcdef")
+    assert tls.sent == [] and tls.buffered == [b"abcdef"]

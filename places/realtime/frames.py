@@ -1,0 +1,119 @@
+"""Events' frames on daphne's connections: built once, sent with one system call, paced.
+
+A server's WebSocket frames are not masked, so one event's frame is the same bytes
+for every socket of a stream (:func:`text_frame`). Twisted's ``transport.write``
+buffers the bytes, asks the loop to watch the socket, sends on the loop's next
+turn and stops watching: three system calls and Python around each. When nothing
+waits in Twisted's buffer, :func:`send` hands the bytes to the socket at once and
+leaves to Twisted only what the kernel did not take, in order.
+
+Spectators' frames wait in an :class:`Outbox` and leave together, one write a
+socket a flush. A flush is paced by what the last one cost: the writes to a
+crowd take at most a share of the server's time (``WS_FLUSH_SHARE``), however fast
+events come, while a few sockets are written at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+
+from django.conf import settings
+from twisted.internet import tcp
+
+logger = logging.getLogger(__name__)
+
+
+def text_frame(text: str) -> bytes:
+    """One unfragmented, unmasked WebSocket text frame (RFC 6455 §5.2)."""
+    payload = text.encode()
+    n = len(payload)
+    if n < 126:
+        header = bytes((0x81, n))
+    elif n < 1 << 16:
+        header = bytes((0x81, 126)) + n.to_bytes(2, "big")
+    else:
+        header = bytes((0x81, 127)) + n.to_bytes(8, "big")
+    return header + payload
+
+
+def unsent(transport) -> int:
+    """Bytes a Twisted transport holds that the client has not taken yet."""
+    data = getattr(transport, "dataBuffer", b"")
+    return len(data) - getattr(transport, "offset", 0) + getattr(transport, "_tempDataLen", 0)
+
+
+def send(transport, data: bytes) -> None:
+    """``transport.write(data)``, straight to the socket when nothing waits before it.
+
+    Only on a plain TCP connection (never under TLS, whose bytes Twisted encrypts),
+    open for writing. A connection that fails the send is left to Twisted's own
+    write, which finds the error and closes it.
+    """
+    if (
+        isinstance(transport, tcp.Connection)
+        and not transport.TLS
+        and transport.connected
+        and not transport.disconnecting
+        and not transport._writeDisconnected
+        and not unsent(transport)
+    ):
+        try:
+            sent = transport.getHandle().send(data)
+        except OSError:  # would block (EAGAIN), or broken
+            sent = 0
+        if sent == len(data):
+            return
+        data = data[sent:]
+    transport.write(data)
+
+
+class Outbox:
+    """Frames of one kind of socket waiting to leave together.
+
+    The first frame waiting schedules a flush, no sooner than ``seconds()`` later and
+    no sooner than the last flush's duration × (1 / share − 1) after it ended. A flush
+    writes each socket's frames, joined, through ``write(socket, data)``.
+    """
+
+    def __init__(self, seconds: Callable[[], float], write: Callable[[object, bytes], None]):
+        self.seconds = seconds
+        self.write = write
+        self.waiting: dict[object, list[bytes]] = {}
+        #: The loop a flush is scheduled on (a loop that closed first never runs it).
+        self.scheduled_on: asyncio.AbstractEventLoop | None = None
+        self.ready_at = 0.0  # loop time before which no flush starts
+
+    def add(self, socket: object, frame: bytes) -> None:
+        frames = self.waiting.get(socket)
+        if frames is None:
+            self.waiting[socket] = [frame]
+        else:
+            frames.append(frame)
+        loop = asyncio.get_running_loop()
+        if self.scheduled_on is not loop:
+            self.scheduled_on = loop
+            loop.call_later(max(self.seconds(), self.ready_at - loop.time()), self.flush)
+
+    def discard(self, socket: object) -> None:
+        self.waiting.pop(socket, None)
+
+    def flush(self) -> None:
+        self.scheduled_on = None
+        batch, self.waiting = self.waiting, {}
+        started = time.perf_counter()
+        joined: dict[tuple[bytes, ...], bytes] = {}  # sockets of one stream share the bytes
+        for socket, frames in batch.items():
+            key = tuple(frames)
+            data = joined.get(key)
+            if data is None:
+                data = joined[key] = b"".join(key)
+            try:
+                self.write(socket, data)
+            except Exception:  # one broken socket must not stop the others
+                logger.exception("writing to a spectator's socket failed")
+        spent = time.perf_counter() - started
+        share = min(1.0, max(settings.WS_FLUSH_SHARE, 1e-3))
+        self.ready_at = asyncio.get_running_loop().time() + spent * (1 / share - 1)
