@@ -36,6 +36,9 @@ from places.wire.codec import compact
 
 logger = logging.getLogger(__name__)
 
+#: The spectators' streams of this process: (group, kind of socket) -> its stream.
+_streams: dict[tuple[str, type], frames.Stream] = {}
+
 #: Closing codes and their reasons. RFC 6455 gives applications 4000-4999 (daphne's
 #: autobahn sends no other); 4008 is 1008, "policy violation", for this server's limits.
 TOO_MANY_WAITING = (4008, "too many frames waiting for an answer")
@@ -69,6 +72,7 @@ class Socket(AsyncWebsocketConsumer):
         self.scope = scope
         self.base_send = send
         self._protocol = _daphne_protocol(send)
+        self._joined: list[tuple[tuple[str, type], frames.Stream]] = []
         self.channel_layer = None  # see the module doc
         inbox: asyncio.Queue[dict] = asyncio.Queue()
         worker: asyncio.Task | None = None
@@ -116,8 +120,13 @@ class Socket(AsyncWebsocketConsumer):
     def _forget(self) -> None:
         for group in self.listen_to:
             broadcast.unlisten(group, self)
-        if self.outbox is not None:
-            self.outbox.discard(self)
+        for key, stream in self._joined:
+            stream.leave(self)
+            if not stream.sockets:  # its last socket: the stream stops listening
+                broadcast.unlisten(key[0], stream)
+                if _streams.get(key) is stream:
+                    del _streams[key]
+        self._joined = []
 
     async def _work(self, inbox: asyncio.Queue[dict]) -> None:
         while True:
@@ -127,8 +136,24 @@ class Socket(AsyncWebsocketConsumer):
     async def accept(self, subprotocol=None, headers=None) -> None:
         """Listen before the client knows it is connected, so it misses nothing after."""
         for group in self.listen_to:
-            await broadcast.listen(group, self)
+            await self._listen(group)
         await super().accept(subprotocol, headers)
+
+    async def _listen(self, group: str) -> None:
+        """A spectator under daphne joins its group's stream of its kind; others listen alone."""
+        if self.flush_setting is None or self._protocol is None:
+            await broadcast.listen(group, self)
+            return
+        key = (group, type(self))
+        stream = _streams.get(key)
+        if stream is None:
+            setting = self.flush_setting
+            stream = _streams[key] = frames.Stream(
+                type(self).frame_text, lambda: getattr(settings, setting), Socket._write_now
+            )
+        await broadcast.listen(group, stream)  # again for each socket: it may have stopped
+        stream.join(self)
+        self._joined.append((key, stream))
 
     async def deliver(self, message: dict) -> None:
         await self.send(text_data=message["text"])
@@ -137,7 +162,8 @@ class Socket(AsyncWebsocketConsumer):
     #: an event's frame.
     frame_kind = "event"
 
-    def frame_text(self, message: dict) -> str:
+    @staticmethod
+    def frame_text(message: dict) -> str:
         return message["text"]
 
     def write_frame(self, message: dict, built: dict[str, bytes]) -> bool:
@@ -156,17 +182,14 @@ class Socket(AsyncWebsocketConsumer):
         frame = built.get(self.frame_kind)
         if frame is None:
             frame = built[self.frame_kind] = frames.text_frame(self.frame_text(message))
-        if self.outbox is not None:
-            self.outbox.add(self, frame)
-        else:
-            self._write_now(frame)
+        self._write_now(frame)
         return True
 
-    #: Where this kind of socket's frames wait to leave together (``places/realtime/frames.py``):
-    #: a write to an idle connection costs the server system calls, and a thousand
-    #: spectators written to at every event cost more than the place. None: never held
-    #: back (a player's socket).
-    outbox: frames.Outbox | None = None
+    #: The setting of how long a spectator's frames wait at least to leave with others
+    #: (its group's ``frames.Stream`` of its kind): one write to a connection costs the
+    #: server system calls, and a thousand spectators written to at every event cost more
+    #: than the place. None: each event is written at once (a player's socket).
+    flush_setting: str | None = None
 
     def _write_now(self, data: bytes) -> None:
         protocol = self._protocol
@@ -211,8 +234,8 @@ class AllPlacesConsumer(Socket):
     """``ws://HOST/`` and any unrouted path: the events of every place."""
 
     listen_to = [broadcast.ALL_PLACES_GROUP]
-    #: No wait but the pacing by default: a 2011 bot reads its turns here, and waits for each
-    outbox = frames.Outbox(lambda: settings.WS_FIREHOSE_FLUSH_SECONDS, Socket._write_now)
+    #: 0 by default (only the pacing): a 2011 bot reads its turns here, and waits for each
+    flush_setting = "WS_FIREHOSE_FLUSH_SECONDS"
 
     async def connect(self) -> None:
         await self.accept()
@@ -314,10 +337,10 @@ class LiveConsumer(Socket):
         await self.accept()
 
     frame_kind = "live"
-    #: pages: a few hundredths of a second are nothing
-    outbox = frames.Outbox(lambda: settings.WS_LIVE_FLUSH_SECONDS, Socket._write_now)
+    flush_setting = "WS_LIVE_FLUSH_SECONDS"  # pages: a few hundredths of a second are nothing
 
-    def frame_text(self, message: dict) -> str:
+    @staticmethod
+    def frame_text(message: dict) -> str:
         return f'{{"seq":{message["seq"]},"event":{message["text"]}}}'
 
     async def deliver(self, message: dict) -> None:

@@ -7,10 +7,11 @@ turn and stops watching: three system calls and Python around each. When nothing
 waits in Twisted's buffer, :func:`send` hands the bytes to the socket at once and
 leaves to Twisted only what the kernel did not take, in order.
 
-Spectators' frames wait in an :class:`Outbox` and leave together, one write a
-socket a flush. A flush is paced by what the last one cost: the writes to a
-crowd take at most a share of the server's time (``WS_FLUSH_SHARE``), however fast
-events come, while a few sockets are written at once.
+Spectators of one stream share a :class:`Stream`: an event is one frame for all
+of them, and their frames leave together, one write a socket a flush. A flush is
+paced by what the last one cost: the writes to a crowd take at most a share of
+the server's time (``WS_FLUSH_SHARE``), however fast events come, while a few
+sockets are written at once.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from twisted.internet import tcp
@@ -70,46 +72,64 @@ def send(transport, data: bytes) -> None:
     transport.write(data)
 
 
-class Outbox:
-    """Frames of one kind of socket waiting to leave together.
+class Stream:
+    """The spectators of one group and kind: each event's frame kept once, written to all.
 
-    The first frame waiting schedules a flush, no sooner than ``seconds()`` later and
-    no sooner than the last flush's duration × (1 / share − 1) after it ended. A flush
-    writes each socket's frames, joined, through ``write(socket, data)``.
+    A listener of its group in ``broadcast`` like a socket, but one for all its
+    sockets: an event costs one frame and one append, whatever the crowd. A flush
+    writes each socket the frames since it joined (all of them, for all but the
+    newest), one write a socket. The first frame waiting schedules a flush, no
+    sooner than ``seconds()`` later and no sooner than the last flush's duration ×
+    (1 / ``WS_FLUSH_SHARE`` − 1) after it ended.
     """
 
-    def __init__(self, seconds: Callable[[], float], write: Callable[[object, bytes], None]):
+    def __init__(
+        self,
+        frame_text: Callable[[dict], str],
+        seconds: Callable[[], float],
+        write: Callable[[Any, bytes], None],
+    ):
+        self.frame_text = frame_text
         self.seconds = seconds
         self.write = write
-        self.waiting: dict[object, list[bytes]] = {}
+        self.frames: list[bytes] = []
+        #: Each socket and the index in ``frames`` of the first one it is owed.
+        self.sockets: dict[Any, int] = {}
         #: The loop a flush is scheduled on (a loop that closed first never runs it).
         self.scheduled_on: asyncio.AbstractEventLoop | None = None
         self.ready_at = 0.0  # loop time before which no flush starts
 
-    def add(self, socket: object, frame: bytes) -> None:
-        frames = self.waiting.get(socket)
-        if frames is None:
-            self.waiting[socket] = [frame]
-        else:
-            frames.append(frame)
+    def join(self, socket: Any) -> None:
+        self.sockets[socket] = len(self.frames)
+
+    def leave(self, socket: Any) -> None:
+        self.sockets.pop(socket, None)
+
+    def write_frame(self, message: dict, built: dict[str, bytes]) -> bool:
+        """``broadcast``'s call for an event: keep its frame for the next flush."""
+        if not self.sockets:
+            return True
+        self.frames.append(text_frame(self.frame_text(message)))
         loop = asyncio.get_running_loop()
         if self.scheduled_on is not loop:
             self.scheduled_on = loop
             loop.call_later(max(self.seconds(), self.ready_at - loop.time()), self.flush)
-
-    def discard(self, socket: object) -> None:
-        self.waiting.pop(socket, None)
+        return True
 
     def flush(self) -> None:
         self.scheduled_on = None
-        batch, self.waiting = self.waiting, {}
+        frames, self.frames = self.frames, []
+        sockets = list(self.sockets.items())
+        for socket in self.sockets:
+            self.sockets[socket] = 0
         started = time.perf_counter()
-        joined: dict[tuple[bytes, ...], bytes] = {}  # sockets of one stream share the bytes
-        for socket, frames in batch.items():
-            key = tuple(frames)
-            data = joined.get(key)
+        joined: dict[int, bytes] = {}  # by first frame owed: all sockets but the newest share one
+        for socket, first in sockets:
+            data = joined.get(first)
             if data is None:
-                data = joined[key] = b"".join(key)
+                data = joined[first] = b"".join(frames[first:])
+            if not data:
+                continue
             try:
                 self.write(socket, data)
             except Exception:  # one broken socket must not stop the others

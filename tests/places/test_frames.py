@@ -1,6 +1,6 @@
 """Events written as frames straight to daphne's connections (``Socket.write_frame``):
-the bytes of RFC 6455's frame, built once per kind of socket, spectators' frames
-leaving together at a pace their cost sets, a client too slow for its stream
+the bytes of RFC 6455's frame, built once per kind of socket, spectators of a stream
+sharing each frame and getting theirs together at a pace their cost sets, a client too slow for its stream
 dropped rather than buffered without end, and one system call a write when the
 connection's buffer is empty."""
 
@@ -20,6 +20,7 @@ from places.realtime.consumers import (
     LiveConsumer,
     PlaceConsumer,
     _daphne_protocol,
+    _streams,
 )
 from places.realtime.frames import text_frame
 
@@ -81,6 +82,7 @@ def socket(cls, protocol: Protocol):
     s.scope = {"client": ("127.0.0.1", 1)}
     s.listen_to = ["places"]
     s._protocol = _daphne_protocol(functools.partial(Server().handle_reply, protocol))
+    s._joined = []  # as Socket.__call__ sets it
     if cls is PlaceConsumer:
         s._held = None
     return s
@@ -145,46 +147,87 @@ async def test_without_daphne_or_with_autobahn_s_queue_busy_the_asgi_way_is_take
     assert not closing._protocol.transport.written
 
 
+async def joined(cls, n: int, group: str = "places") -> list:
+    """``n`` spectators of ``cls`` under daphne, listening as ``accept`` has them listen."""
+    crowd = [socket(cls, Protocol()) for _ in range(n)]
+    for s in crowd:
+        await s._listen(group)
+    return crowd
+
+
+def stream_of(group: str, cls) -> frames.Stream:
+    return _streams[(group, cls)]
+
+
+async def test_spectators_share_one_stream_that_listens_while_they_do():
+    crowd = await joined(AllPlacesConsumer, 3, "stream-test")
+    stream = stream_of("stream-test", AllPlacesConsumer)
+    assert broadcast._listeners["stream-test"] == {stream}  # one listener for the crowd
+    for s in crowd[:2]:
+        s._forget()
+    assert broadcast._listeners["stream-test"] == {stream}
+    crowd[2]._forget()
+    assert not broadcast._listeners["stream-test"]
+    assert ("stream-test", AllPlacesConsumer) not in _streams
+
+
 async def test_a_live_page_s_frames_wait_and_leave_together_a_player_s_never_wait(settings):
     settings.WS_LIVE_FLUSH_SECONDS = 0.01
-    page = socket(LiveConsumer, Protocol())
+    (page,) = await joined(LiveConsumer, 1, "live-test")
+    stream = stream_of("live-test", LiveConsumer)
     player = socket(PlaceConsumer, Protocol())
     for seq in (1, 2, 3):
         message = dict(MESSAGE, seq=seq)
-        assert page.write_frame(message, {}) and player.write_frame(message, {})
+        assert stream.write_frame(message, {}) and player.write_frame(message, {})
     assert len(player._protocol.transport.written) == 3  # at once, one by one
     assert page._protocol.transport.written == []
     await asyncio.sleep(0.05)
     (written,) = page._protocol.transport.written  # one write of three frames
     expected = b"".join(text_frame(f'{{"seq":{seq},"event":{{"a":1}}}}') for seq in (1, 2, 3))
     assert written == expected
+    page._forget()
+
+
+async def test_a_spectator_gets_the_frames_from_when_it_joined_and_none_after_it_left():
+    first, leaving = await joined(AllPlacesConsumer, 2, "join-test")
+    stream = stream_of("join-test", AllPlacesConsumer)
+    stream.write_frame(dict(MESSAGE, text='{"n":1}'), {})
+    (late,) = await joined(AllPlacesConsumer, 1, "join-test")
+    leaving._forget()
+    stream.write_frame(dict(MESSAGE, text='{"n":2}'), {})
+    await a_turn_of_the_loop()
+    both = text_frame('{"n":1}') + text_frame('{"n":2}')
+    assert first._protocol.transport.written == [both]
+    assert late._protocol.transport.written == [text_frame('{"n":2}')]
+    assert leaving._protocol.transport.written == []
+    for s in (first, late):
+        s._forget()
 
 
 async def test_a_crowd_is_written_at_a_pace_its_writes_set(settings, monkeypatch):
     """Writes that take time space the flushes out: at most WS_FLUSH_SHARE of the time
     goes to them; every frame still arrives, in order, one write a socket a flush."""
     settings.WS_FLUSH_SHARE = 0.25
-    crowd = [socket(AllPlacesConsumer, Protocol()) for _ in range(20)]
-    outbox = AllPlacesConsumer.outbox
-    write = outbox.write
+    crowd = await joined(AllPlacesConsumer, 20, "pace-test")
+    stream = stream_of("pace-test", AllPlacesConsumer)
+    write = stream.write
 
     def slow_write(s, data):  # 1 ms a socket: 20 ms a flush, then 60 ms of rest
         time.sleep(0.001)
         write(s, data)
 
-    monkeypatch.setattr(outbox, "write", slow_write)
+    monkeypatch.setattr(stream, "write", slow_write)
     loop = asyncio.get_running_loop()
     flushes: list[float] = []
-    flush = outbox.flush
+    flush = stream.flush
 
     def timed_flush():
         flushes.append(loop.time())
         flush()
 
-    monkeypatch.setattr(outbox, "flush", timed_flush)
+    monkeypatch.setattr(stream, "flush", timed_flush)
     for seq in range(1, 41):
-        for s in crowd:
-            assert s.write_frame(dict(MESSAGE, seq=seq, text=f'{{"n":{seq}}}'), {})
+        assert stream.write_frame(dict(MESSAGE, seq=seq, text=f'{{"n":{seq}}}'), {})
         await asyncio.sleep(0.005)  # events come every 5 ms, faster than the crowd's writes
     await asyncio.sleep(0.2)
     gaps = [b - a for a, b in zip(flushes, flushes[1:], strict=False)]
@@ -193,6 +236,7 @@ async def test_a_crowd_is_written_at_a_pace_its_writes_set(settings, monkeypatch
         data = b"".join(s._protocol.transport.written)
         assert len(s._protocol.transport.written) == len(flushes)
         assert data == b"".join(text_frame(f'{{"n":{seq}}}') for seq in range(1, 41))
+        s._forget()
 
 
 async def test_a_write_to_an_idle_connection_is_one_send_and_the_rest_goes_to_twisted():
