@@ -14,19 +14,24 @@ would leave the listeners asleep until something else woke it). Elsewhere
 Sockets of this process get each event straight from the sender (a registry
 of local listeners per group): the channel layer would copy the message per
 channel and wake each consumer through a queue. The layer is used only when
-it reaches other processes (Redis), and then once per process and per
+it reaches other processes (Redis), and then once per other process and per
 change, not once per socket and per event: each process has one relay
-channel in one group (``RELAY_GROUP``), a change's events go to that group
-as one message, and each relay hands what other processes sent to its own
-listeners of both streams. Its own messages come back to it and are skipped
-by the sender's process tag. (A ``group_send`` costs channels-redis several
-Redis commands; one per event and stream took 40 % of a turn's server time.)
+channel, a change's events go to each other process's relay as one message,
+and each relay hands what other processes sent to its own listeners of both
+streams. The relays know each other by a hello in one group (``RELAY_GROUP``),
+sent on start and every ``RENEW_SECONDS``, answered by a relay that did not
+know the sender; a relay unheard of for ``PEER_SECONDS`` is gone. A process
+alone sends nothing to Redis, and none gets its own changes back. A relay that
+meets another catches up from the event log (what the other committed before it
+knew of this one). (A ``group_send`` costs channels-redis several Redis
+commands; one per event and stream took 40 % of a turn's server time.)
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import uuid
 from collections import defaultdict
 
@@ -55,8 +60,12 @@ _outbox: asyncio.Queue | None = None
 _relay: str | None = None
 _sequencer: Sequencer | None = None
 #: Memberships of a channel layer group expire (channels-redis: a day), and a restarted
-#: Redis forgets them: renewed this often (one ZADD).
+#: Redis forgets them: renewed this often, with a hello to the other relays.
 RENEW_SECONDS = 5
+#: A relay not heard of for this long is gone: nothing more is sent to it.
+PEER_SECONDS = 3 * RENEW_SECONDS
+#: The other processes' relays: their process tag -> (their channel, when last heard).
+_peers: dict[str, tuple[str, float]] = {}
 
 
 def place_group(place_id: int) -> str:
@@ -101,6 +110,7 @@ async def attach() -> None:
     _sequencer = Sequencer(_hand_out, _read_log, _read_marks) if _relay is not None else None
     if _relay is not None:
         await layer.group_add(RELAY_GROUP, _relay)
+        await _hello(layer)
     loop.create_task(_drain(_outbox))
     if _relay is not None:
         loop.create_task(_relay_loop(layer, _relay))
@@ -143,15 +153,21 @@ async def _drain(outbox: asyncio.Queue) -> None:
 async def _forward(layer, remote: asyncio.Queue) -> None:
     while True:
         place_id, batch = await remote.get()
-        await _group_send(layer, place_id, batch)
+        for channel in live_peers():
+            await _send_to(layer, channel, place_id, batch)
 
 
 async def _send(layer, place_id: int, batch: list[tuple[int, str]]) -> None:
-    """Without a sender task (tests, scripts): everything in line."""
+    """Without a sender task (tests, scripts): everything in line, and to every relay (this
+    process has none, so it knows of none)."""
     for message in _messages(place_id, batch):
         await _deliver(message)
     if _is_shared(layer):
-        await _group_send(layer, place_id, batch)
+        message = {"type": "place.events", "place": place_id, "events": batch, "origin": PROCESS}
+        try:
+            await layer.group_send(RELAY_GROUP, message)
+        except Exception:  # a broken layer must not stop the sender (the log fills the gap)
+            logger.exception("sending events %s- of place %s failed", batch[0][0], place_id)
 
 
 def _messages(place_id: int, batch: list[tuple[int, str]]) -> list[dict]:
@@ -169,13 +185,37 @@ def _messages(place_id: int, batch: list[tuple[int, str]]) -> list[dict]:
     ]
 
 
-async def _group_send(layer, place_id: int, batch: list[tuple[int, str]]) -> None:
-    """One change's events to the other processes' relays, as one message."""
+async def _send_to(layer, channel: str, place_id: int, batch: list[tuple[int, str]]) -> None:
+    """One change's events to another process's relay, as one message."""
     message = {"type": "place.events", "place": place_id, "events": batch, "origin": PROCESS}
     try:
-        await layer.group_send(RELAY_GROUP, message)
+        await layer.send(channel, message)
     except Exception:  # a broken layer must not stop the sender (the log fills the gap)
         logger.exception("sending events %s- of place %s failed", batch[0][0], place_id)
+
+
+def live_peers(now: float | None = None) -> list[str]:
+    """The channels of the other relays heard of within ``PEER_SECONDS``."""
+    now = time.monotonic() if now is None else now
+    return [channel for channel, heard in _peers.values() if now - heard < PEER_SECONDS]
+
+
+def meet(origin: str, channel: str, now: float | None = None) -> bool:
+    """A relay was heard of; True when it is new here (or back after it was gone)."""
+    now = time.monotonic() if now is None else now
+    known = _peers.get(origin)
+    _peers[origin] = (channel, now)
+    return known is None or now - known[1] >= PEER_SECONDS or known[0] != channel
+
+
+async def _hello(layer) -> None:
+    """Make this process's relay known to the others (they answer if it is new to them)."""
+    try:
+        await layer.group_send(
+            RELAY_GROUP, {"type": "relay.hello", "origin": PROCESS, "channel": _relay}
+        )
+    except Exception:
+        logger.exception("relay: saying hello failed")
 
 
 async def _deliver(message: dict) -> None:
@@ -216,7 +256,16 @@ async def _relay_loop(layer, channel: str) -> None:
             logger.exception("relay: receiving failed")
             await _rejoin(layer, channel)
             continue
-        if message.get("type") == "place.events" and message.get("origin") != PROCESS:
+        kind, origin = message.get("type"), message.get("origin")
+        if origin == PROCESS:
+            continue  # its own hello, back through the group
+        if kind == "relay.hello" and isinstance(message.get("channel"), str):
+            if meet(origin, message["channel"]):
+                logger.info("relay: met the relay of process %s", origin)
+                await _hello(layer)  # so that it knows this one at once
+                if _sequencer is not None:
+                    await _sequencer.catch_up()  # what it sent before it knew this one
+        elif kind == "place.events":
             batch = [(seq, text) for seq, text in message["events"]]
             metrics.EVENTS_RELAYED.inc(len(batch))
             for event in _messages(message["place"], batch):
@@ -234,19 +283,22 @@ async def _rejoin(layer, channel: str) -> None:
             logger.warning("relay: the channel layer is still down")
             continue
         logger.info("relay: rejoined; catching up from the event log")
+        await _hello(layer)
         if _sequencer is not None:
             await _sequencer.catch_up()
         return
 
 
 async def _renew_loop(layer, channel: str) -> None:
-    """Keep the relay's group membership from expiring."""
+    """Keep the relay's group membership from expiring, and the others hearing of it."""
     while True:
         await asyncio.sleep(RENEW_SECONDS)
         try:
             await layer.group_add(RELAY_GROUP, channel)
         except Exception:
             logger.exception("relay: renewing its membership failed")
+            continue
+        await _hello(layer)
 
 
 async def _read_log(place_id: int, first: int, last: int) -> list[tuple[int, str]]:
