@@ -122,7 +122,7 @@ class Stream:
         sockets = list(self.sockets.items())
         for socket in self.sockets:
             self.sockets[socket] = 0
-        started = time.perf_counter()
+        started = time.thread_time()  # the server's CPU, not the time others took it
         joined: dict[int, bytes] = {}  # by first frame owed: all sockets but the newest share one
         for socket, first in sockets:
             data = joined.get(first)
@@ -134,6 +134,6 @@ class Stream:
                 self.write(socket, data)
             except Exception:  # one broken socket must not stop the others
                 logger.exception("writing to a spectator's socket failed")
-        spent = time.perf_counter() - started
+        spent = time.thread_time() - started
         share = min(1.0, max(settings.WS_FLUSH_SHARE, 1e-3))
         self.ready_at = asyncio.get_running_loop().time() + spent * (1 / share - 1)
