@@ -21,7 +21,8 @@ class RoundTripProxy:
 
     def __init__(self, target: tuple[str, int]):
         self.target = target
-        self.round_trips = 0
+        #: Round trips so far, per connection through the proxy (in the order they came).
+        self.by_connection: list[int] = []
         self._listener = socket.create_server(("127.0.0.1", 0))
         self.port = self._listener.getsockname()[1]
         self._lock = threading.Lock()
@@ -37,9 +38,17 @@ class RoundTripProxy:
             server = socket.create_connection(self.target)
             for s in (client, server):
                 s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            threading.Thread(target=self._pump, args=(client, server), daemon=True).start()
+            with self._lock:
+                self.by_connection.append(0)
+                index = len(self.by_connection) - 1
+            threading.Thread(target=self._pump, args=(client, server, index), daemon=True).start()
 
-    def _pump(self, client: socket.socket, server: socket.socket) -> None:
+    @property
+    def round_trips(self) -> int:
+        """Of all connections (a pool may open another now and then)."""
+        return sum(self.by_connection)
+
+    def _pump(self, client: socket.socket, server: socket.socket, index: int) -> None:
         selector = selectors.DefaultSelector()
         selector.register(client, selectors.EVENT_READ, server)
         selector.register(server, selectors.EVENT_READ, client)
@@ -54,7 +63,7 @@ class RoundTripProxy:
                     from_client = source is client
                     if from_client and not last_from_client:
                         with self._lock:
-                            self.round_trips += 1
+                            self.by_connection[index] += 1
                     last_from_client = from_client
                     key.data.sendall(data)
         except OSError:
