@@ -156,11 +156,16 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # fills the gap from the event log (places/sequencer.py). In memory (one
 # process), a channel holds up to 1,000 messages (default 100).
 REDIS_URL = env_str("REDIS_URL")
+# Keeps two deployments on one Redis apart: the names of the channel layer's
+# channels and groups and the cache's keys begin with it. The database number
+# in REDIS_URL does not: Redis' Pub/Sub channels are one namespace for all its
+# databases, so two deployments with one prefix hear each other's events.
+REDIS_PREFIX = env_str("REDIS_PREFIX", "daihinmin")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": REDIS_PREFIX},
         }
     }
 else:
@@ -174,13 +179,12 @@ else:
 # Django's cache holds the counters every process must share (failed logins,
 # api/throttle.py): on Redis when REDIS_URL is set, so that two processes do not
 # let a guesser try twice as many passwords; else each process's local memory.
-# CACHE_KEY_PREFIX keeps two deployments on one Redis apart.
 if REDIS_URL:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "daihinmin"),
+            "KEY_PREFIX": REDIS_PREFIX,
         }
     }
 

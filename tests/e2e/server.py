@@ -49,8 +49,8 @@ class Server:
             "DEALER_AUTOSTART": "1",
             "DEALER_LEASE_SECONDS": "1",
             "PYTHONUNBUFFERED": "1",
-            # counts of its own on a shared Redis (its siblings share them)
-            "CACHE_KEY_PREFIX": f"e2e-{uuid.uuid4().hex[:10]}",
+            # events and counts of its own on a shared Redis (its siblings share them)
+            "REDIS_PREFIX": f"e2e-{uuid.uuid4().hex[:10]}",
             **env,
         }
         self.env.pop("DJANGO_SETTINGS_MODULE", None)

@@ -77,3 +77,45 @@ def test_failed_logins_at_one_process_count_at_the_other(tmp_path):
     finally:
         other.stop()
         first.stop()
+
+
+async def test_two_deployments_on_one_redis_keep_their_events_apart(tmp_path):
+    """Each deployment has its own ``REDIS_PREFIX`` (tests/e2e/server.py gives every server
+    one): a place of one reaches only its own spectators, though the other's place has
+    the same id and runs at the same time. With one prefix, each process would take the
+    other for a sibling and relay it its events (Redis' Pub/Sub ignores the database
+    number)."""
+    deployments = {}
+    for label in ("one", "other"):
+        (tmp_path / label).mkdir()
+        deployments[label] = Server(tmp_path / label)
+    assert deployments["one"].env["REDIS_PREFIX"] != deployments["other"].env["REDIS_PREFIX"]
+    for srv in deployments.values():
+        srv.start()
+    try:
+        ids = {label: create_place(srv, games=1, seed=label) for label, srv in deployments.items()}
+        assert ids["one"] == ids["other"]  # the same id on both: the events must not mix
+        place_id = ids["one"]
+        streams, watchers = await watch_all(
+            {label: srv.ws_url for label, srv in deployments.items()}, place_id
+        )
+        bots = [
+            srv.bot(place_id, n, f"{n}-pw", "greedy", "ws")
+            for srv in deployments.values()
+            for n in NAMES
+        ]
+        for srv in deployments.values():
+            srv.manage("start_place", str(place_id))
+        for task, done in watchers:
+            await asyncio.wait_for(done.wait(), timeout=120)
+            await task
+        await asyncio.to_thread(finish_bots, bots)
+
+        for label, srv in deployments.items():
+            log = srv.events(place_id)
+            assert streams[label] == log, label
+            check_stream(log, NAMES, game_count=1, seed=label)
+        assert streams["one"] != streams["other"]
+    finally:
+        for srv in deployments.values():
+            srv.stop()
