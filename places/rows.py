@@ -24,6 +24,7 @@ from typing import TypeVar
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Model
 from django.utils import timezone
+from psycopg import IsolationLevel, pq
 
 M = TypeVar("M", bound=Model)
 
@@ -73,7 +74,12 @@ def _by_pk(model: type[M], pk: object, for_update: bool) -> M:
         built = cache[key] = (sql, [f.attname for f in fields], converters)
     sql, names, converters = built
     with connection.cursor() as cursor:
-        cursor.execute(sql, [pk])
+        begin = _begin_to_carry(connection) if for_update else None
+        if begin is None:
+            cursor.execute(sql, [pk])
+        else:
+            cursor.execute(f"{begin}; {sql}", [pk])
+            cursor.nextset()  # past the BEGIN's empty result to the row's
         row = cursor.fetchone()
     if row is None:
         raise model.DoesNotExist(f"no {model.__name__} {pk}")
@@ -83,6 +89,39 @@ def _by_pk(model: type[M], pk: object, for_update: bool) -> M:
             value = convert(value, col, connection)
         values.append(value)
     return model.from_db(connection.alias, names, values)
+
+
+def _begin_to_carry(connection) -> str | None:
+    """The BEGIN the driver is about to send alone before the first query of a transaction,
+    when that query (a lock) can carry it instead: one round trip instead of two.
+
+    psycopg sends a transaction's BEGIN as a query of its own and waits for its
+    answer (in pipeline mode too). When Django's ``atomic`` has begun and nothing
+    has been sent yet, the driver is told to leave the BEGIN to us (autocommit,
+    in psycopg's sense: it sends no BEGIN of its own); the same statement then
+    goes in the lock's query. The server is in the transaction from there on,
+    so every later query is in it too; Django's commit or rollback ends it as
+    always (psycopg sends either whenever the server is in a transaction), and
+    the end of ``atomic`` sets the driver's autocommit as Django wants it. Only
+    on PostgreSQL with client-side binding (a query of several statements), and
+    with the driver's defaults but the isolation level, which the BEGIN states
+    as psycopg's would.
+    """
+    if not (_one_query_allowed(connection) and connection.in_atomic_block):
+        return None
+    driver = connection.connection
+    if (
+        driver.autocommit
+        or driver.info.transaction_status != pq.TransactionStatus.IDLE
+        or driver.read_only is not None
+        or driver.deferrable is not None
+    ):
+        return None
+    level = driver.isolation_level
+    driver.autocommit = True
+    if level is None:
+        return "BEGIN"
+    return f"BEGIN ISOLATION LEVEL {IsolationLevel(level).name.replace('_', ' ')}"
 
 
 #: Fields whose Python value is already what the database driver takes (ints,

@@ -1,10 +1,11 @@
-"""A post's transaction: BEGIN, the lock, and the writes with their COMMIT.
+"""A post's transaction: BEGIN with the lock, and the writes with their COMMIT.
 
-On PostgreSQL that is three round trips (counted on the wire by a proxy; psycopg
-sends a transaction's BEGIN alone and waits for it); on any database the COMMIT
-sent with the writes commits exactly what Django's would, a failing write rolls
-everything back, and a block nested in another transaction leaves the commit to
-the outer one.
+On PostgreSQL that is two round trips (counted on the wire by a proxy); the
+lock that carries the BEGIN holds the row and begins a real transaction, at
+the isolation level Django set; on any database the COMMIT sent with the
+writes commits exactly what Django's would, a failing write rolls everything
+back, and a block nested in another transaction leaves the commit to the outer
+one.
 """
 
 from __future__ import annotations
@@ -12,7 +13,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.db import DatabaseError, connection, transaction
+from django.db import (
+    DEFAULT_DB_ALIAS,
+    DatabaseError,
+    OperationalError,
+    connection,
+    connections,
+    transaction,
+)
+from psycopg import IsolationLevel
 
 from places import rows, services
 from places.models import Place, PlaceEvent, Turn
@@ -38,7 +47,7 @@ def running(make_place) -> int:
     return place.id
 
 
-def test_a_post_is_three_round_trips_on_postgresql(make_place, monkeypatch):
+def test_a_post_is_two_round_trips_on_postgresql(make_place, monkeypatch):
     if connection.vendor != "postgresql":
         pytest.skip("round trips are PostgreSQL's (SQLite is in process)")
     # the transaction alone: what the events' delivery does after commit is not its cost
@@ -66,12 +75,59 @@ def test_a_post_is_three_round_trips_on_postgresql(make_place, monkeypatch):
         after = list(proxy.by_connection)
     # the post's connection (another one a pool opened meanwhile is not the post's)
     spent = max(n - (before[i] if i < len(before) else 0) for i, n in enumerate(after))
-    assert spent == 3, (before, after, statements)  # BEGIN; the lock; the writes and COMMIT
+    assert spent == 2, (before, after, statements)  # BEGIN and the lock; the writes and COMMIT
     # and the move is committed: the turn settled, the next one opened, the events logged
     assert Turn.objects.filter(game__place_id=running).count() > turns_before
     assert Place.objects.get(pk=running).event_seq == PlaceEvent.objects.filter(
         place_id=running
     ).count()
+
+
+def only_on_postgresql() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("the BEGIN goes with the lock on PostgreSQL only")
+
+
+@pytest.mark.parametrize("isolation", [None, IsolationLevel.SERIALIZABLE])
+def test_the_lock_that_carries_the_begin_holds_the_row_until_the_end(running, isolation):
+    only_on_postgresql()
+    connection.ensure_connection()
+    connection.connection.isolation_level = isolation  # as Django's OPTIONS would set it
+    other = connections.create_connection(DEFAULT_DB_ALIAS)
+    try:
+        with transaction.atomic():
+            rows.lock(Place, running)
+            level = connection.connection.isolation_level  # None: the server's default
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT current_setting('transaction_isolation'),"
+                    " current_setting('default_transaction_isolation')"
+                )
+                now, default = cursor.fetchone()
+            assert now == (default if level is None else IsolationLevel(level).name.replace("_", " ").lower())
+            with pytest.raises(OperationalError), other.cursor() as cursor:
+                cursor.execute(f"SELECT id FROM places_place WHERE id = {running} FOR UPDATE NOWAIT")
+        with other.cursor() as cursor:  # released by the commit
+            cursor.execute(f"SELECT id FROM places_place WHERE id = {running} FOR UPDATE NOWAIT")
+            assert cursor.fetchone() == (running,)
+    finally:
+        other.close()
+        connection.connection.isolation_level = None
+
+
+def test_what_follows_the_lock_is_in_its_transaction(running):
+    """Writes after the lock, through the ORM, go with the transaction: a rollback takes them
+    back (autocommit would have kept them)."""
+    with pytest.raises(RuntimeError), transaction.atomic():
+        rows.lock(Place, running)
+        Place.objects.filter(pk=running).update(title="rolled back")
+        raise RuntimeError
+    assert Place.objects.get(pk=running).title == "Test place"
+    assert connection.get_autocommit()
+    with transaction.atomic():  # and the next transaction is a transaction too
+        rows.lock(Place, running)
+        Place.objects.filter(pk=running).update(title="kept")
+    assert Place.objects.get(pk=running).title == "kept"
 
 
 def test_the_commit_sent_with_the_writes_commits_them_and_runs_the_hooks(running):
