@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 
 import httpx
@@ -112,19 +113,32 @@ def test_bodies_beyond_the_limit_are_413_and_not_held(server):
 
 @pytest.mark.parametrize("transport", ["http", "ws"])
 async def test_five_bots_at_full_speed_meet_no_limit(server, transport):
+    """None of the limits (api/rate.py's per-session one included, at its default) touches a
+    well-behaved bot: five bots as fast as they can through a 50-game place at pace 0."""
     place_id = create_place(server, games=50, pace="0", timeout="10", seed="limits")
     events: list[dict] = []
     done, ready = asyncio.Event(), asyncio.Event()
     watcher = asyncio.ensure_future(watch(server.ws_url, place_id, events, done, ready))
     await asyncio.wait_for(ready.wait(), timeout=30)
     bots = [server.bot(place_id, n, f"{n}-pw", "greedy", transport) for n in NAMES]
+    started = time.monotonic()
     server.manage("start_place", str(place_id))
     await asyncio.wait_for(done.wait(), timeout=120)
     await watcher
     outputs = await asyncio.to_thread(finish_bots, bots)
+    seconds = time.monotonic() - started
+    assert not any("RATE_LIMITED" in out or "429" in out for out in outputs)
     log = (server.workdir / "daphne.log").read_text(errors="replace")
     assert "closing a socket" not in log and "WebSocket refused" not in log
     assert '" 429 ' not in log and "Too Many Requests" not in log
+    if transport == "http":
+        requests = [
+            line
+            for line in log.splitlines()
+            if '"POST /operations/post_cards' in line or '"GET /operations/' in line
+        ]
+        assert requests
+        print(f"five HTTP bots, 50 games: {len(requests) / seconds / len(NAMES):.0f} requests/s a bot")
     turns = sum(1 for e in events if e["operation"] == "end_turn")
     assert sum(int(o.split(" turns")[0].split(": ")[1]) for o in outputs) == turns
     assert all("'miss'" not in o for o in outputs)  # no turn timed out

@@ -138,23 +138,3 @@ async def test_killing_the_server_mid_game_loses_no_turn_and_applies_none_twice(
     assert sum(summary.points) == 30
     status = json.loads(server.manage("place_status", str(place_id), "--json").stdout)
     assert status["state"] == "finished"
-
-
-def test_a_50_game_place_at_pace_0_never_meets_the_rate_limit(server):
-    """The default per-session limit (api/rate.py) never touches a well-behaved bot: five
-    bots posting over HTTP as fast as they can through 50 games get no 429."""
-    place_id = create_place(server, games=50, seed="rate")
-    bots = [server.bot(place_id, n, f"{n}-pw", "greedy", "http") for n in NAMES]
-    started = time.monotonic()
-    server.manage("start_place", str(place_id))
-    outputs = finish_bots(bots, timeout=300)
-    seconds = time.monotonic() - started
-    assert not any("RATE_LIMITED" in out or "429" in out for out in outputs)
-    log = (server.workdir / "daphne.log").read_text(errors="replace")
-    requests = [
-        line
-        for line in log.splitlines()
-        if '"POST /operations/post_cards' in line or '"GET /operations/' in line
-    ]
-    assert requests and not any('" 429 ' in line for line in requests)
-    print(f"five HTTP bots, 50 games: {len(requests) / seconds / len(NAMES):.0f} requests/s a bot")
