@@ -5,7 +5,9 @@
 processes, over WebSockets), and 500 spectators: a fifth on the every-place stream
 ``ws://HOST/``, the rest on the places' numbered live streams. Prints, per P:
 aggregate turns/s, p50/p99 of a post's latency (as the bots see it), p99 of the
-delay from an event's commit to a live spectator's frame, errors, events lost,
+delay from an event's commit to a live spectator's frame, errors (posts refused or
+failed, turns timed out, bot tasks failed; the misses the greedy strategy makes on its
+own, two in the default deals, are counted apart), events lost,
 duplicated and out of order (the live streams against the event log; the
 every-place stream by count), peak memory per server process; then the ratio of
 two processes to one, and one line:
@@ -50,34 +52,54 @@ def percentile(values: list[float], q: float) -> float:
 # -- the bots' worker processes -----------------------------------------------------------
 
 
-async def run_worker(url: str, seats: list[tuple[int, str]]) -> dict:
+async def run_worker(url: str, seats: list[tuple[int, str]], ready: str) -> dict:
     from bots.client import Bot
     from bots.strategies import greedy_player
+    from places.engine.plays import Miss
 
     latencies: list[float] = []
-    errors = 0
+    errors: dict[str, int] = {}  # by what went wrong
+    chosen_misses = 0  # the strategy's own (greedy misses a few deals), not the server's
+
+    def error(what: str) -> None:
+        errors[what] = errors.get(what, 0) + 1
 
     class TimedBot(Bot):
         async def post_cards(self, cards):
+            nonlocal chosen_misses
             started = time.perf_counter()
             try:
-                return await super().post_cards(cards)
+                result = await super().post_cards(cards)
+            except Exception as e:  # refused (the turn moved on) or failed
+                error(getattr(e, "code", type(e).__name__))
+                raise
             finally:
                 latencies.append(time.perf_counter() - started)
+            if result.get("result") == "miss":
+                if result.get("reason") == Miss.TIMEOUT:  # answered after the deadline
+                    error(Miss.TIMEOUT)
+                else:
+                    chosen_misses += 1
+            return result
 
     bots = [TimedBot(url, p, n, f"{n}-pw", greedy_player(), transport="ws") for p, n in seats]
-    for result in await asyncio.gather(*(b.run() for b in bots), return_exceptions=True):
+    runs = [asyncio.ensure_future(b.run()) for b in bots]
+    # a bot that joins a running place may act twice on its first turn (bots/client.py's
+    # catch-up and the start_turn it then reads): the places start when all are in
+    while not all(b.connected or r.done() for b, r in zip(bots, runs, strict=True)):
+        await asyncio.sleep(0.05)
+    Path(ready).touch()
+    for result in await asyncio.gather(*runs, return_exceptions=True):
         if isinstance(result, BaseException):
-            errors += 1
-    errors += sum(b.results.get("miss", 0) for b in bots)
-    return {"latencies": latencies, "errors": errors}
+            error(f"bot task: {type(result).__name__}")
+    return {"latencies": latencies, "errors": errors, "chosen_misses": chosen_misses}
 
 
 def worker_main(url: str, spec: str, out: str) -> None:
     import uvloop
 
     seats = [tuple(s) for s in json.loads(spec)]
-    result = uvloop.run(run_worker(url, seats))
+    result = uvloop.run(run_worker(url, seats, f"{out}.ready"))
     Path(out).write_text(json.dumps(result))
 
 
@@ -193,7 +215,10 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
             )
             for share, out in zip(shares, outs, strict=True)
         ]
-        await asyncio.sleep(2)  # every bot logged in and listening
+        while not all(Path(f"{out}.ready").exists() for out in outs):  # every bot listening
+            if any(w.poll() is not None for w in workers):
+                raise RuntimeError("a bots' worker ended before its bots were in")
+            await asyncio.sleep(0.1)
         started = time.monotonic()
         start = f"from places import services\nfor p in {place_ids!r}: services.schedule_start(p)"
         await asyncio.to_thread(stack.server.manage, "shell", "--no-imports", "-c", start)
@@ -263,7 +288,12 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
             "post_p99_ms": percentile(latencies, 99) * 1000,
             "spectator_p99_ms": percentile(delays, 99) * 1000,
             "spectator_p50_ms": percentile(delays, 50) * 1000,
-            "errors": sum(r["errors"] for r in results),
+            "errors": sum(n for r in results for n in r["errors"].values()),
+            "errors_by_kind": {
+                what: sum(r["errors"].get(what, 0) for r in results)
+                for what in sorted({w for r in results for w in r["errors"]})
+            },
+            "chosen_misses": sum(r["chosen_misses"] for r in results),
             "lost": lost,
             "duplicated": duplicated,
             "out_of_order": disorder,
@@ -277,11 +307,14 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
 
 def show(r: dict) -> None:
     memory = ", ".join(f"{m:.0f}" for m in r["memory_mb"])
+    kinds = f" {r['errors_by_kind']}" if r["errors"] else ""
     print(
         f"P={r['processes']}: {r['turns']} turns in {r['wall']:.1f} s = {r['turns_per_s']:.0f} turns/s; "
         f"post p50 {r['post_p50_ms']:.1f} ms, p99 {r['post_p99_ms']:.1f} ms; "
         f"spectator p50 {r['spectator_p50_ms']:.0f} ms, p99 {r['spectator_p99_ms']:.0f} ms; "
-        f"errors {r['errors']}, lost {r['lost']}, duplicated {r['duplicated']}, "
+        f"errors {r['errors']}{kinds}, "
+        f"the strategy's own misses {r['chosen_misses']}, "
+        f"lost {r['lost']}, duplicated {r['duplicated']}, "
         f"out of order {r['out_of_order']}; peak memory per process {memory} MB; "
         f"the spectators read to the end {r['drain_s']:.1f} s after the bots",
         flush=True,

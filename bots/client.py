@@ -84,6 +84,11 @@ class Bot:
         self.hand: int | None = None
         self.results: dict[str, int] = {}
 
+    @property
+    def connected(self) -> bool:
+        """Logged in, with a socket open: the bot hears its place's events."""
+        return self._socket is not None and not self._socket.closed
+
     # -- HTTP ---------------------------------------------------------------
 
     async def _request(self, method: str, path: str, data: dict | None = None):

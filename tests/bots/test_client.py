@@ -89,3 +89,15 @@ async def test_an_action_that_could_not_be_sent_waits_for_no_reply():
     with pytest.raises(ConnectionResetError):
         await b.get_hand()
     assert not b._waiting  # the next reply is not taken for it
+
+
+async def test_connected_while_a_socket_is_open_and_not_after():
+    b = bot()
+    assert not b.connected
+    b._socket = socket = FakeSocket()
+    assert b.connected
+    socket.closed = True  # closing, before the bot has noticed
+    assert not b.connected
+    b._socket = FakeSocket()
+    b._socket_lost()
+    assert not b.connected
