@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from datetime import datetime
 from pathlib import Path
 
@@ -58,11 +59,8 @@ async def run_worker(url: str, seats: list[tuple[int, str]], ready: str) -> dict
     from places.engine.plays import Miss
 
     latencies: list[float] = []
-    errors: dict[str, int] = {}  # by what went wrong
+    errors: Counter[str] = Counter()  # by what went wrong
     chosen_misses = 0  # the strategy's own (greedy misses a few deals), not the server's
-
-    def error(what: str) -> None:
-        errors[what] = errors.get(what, 0) + 1
 
     class TimedBot(Bot):
         async def post_cards(self, cards):
@@ -71,13 +69,13 @@ async def run_worker(url: str, seats: list[tuple[int, str]], ready: str) -> dict
             try:
                 result = await super().post_cards(cards)
             except Exception as e:  # refused (the turn moved on) or failed
-                error(getattr(e, "code", type(e).__name__))
+                errors[getattr(e, "code", type(e).__name__)] += 1
                 raise
             finally:
                 latencies.append(time.perf_counter() - started)
             if result.get("result") == "miss":
                 if result.get("reason") == Miss.TIMEOUT:  # answered after the deadline
-                    error(Miss.TIMEOUT)
+                    errors[Miss.TIMEOUT] += 1
                 else:
                     chosen_misses += 1
             return result
@@ -91,7 +89,7 @@ async def run_worker(url: str, seats: list[tuple[int, str]], ready: str) -> dict
     Path(ready).touch()
     for result in await asyncio.gather(*runs, return_exceptions=True):
         if isinstance(result, BaseException):
-            error(f"bot task: {type(result).__name__}")
+            errors[f"bot task: {type(result).__name__}"] += 1
     return {"latencies": latencies, "errors": errors, "chosen_misses": chosen_misses}
 
 
@@ -279,6 +277,7 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
             for url, got in list(zip(plan, frames, strict=True))[:: max(1, len(plan) // 12)]:
                 print("frames", len(got), url)
         latencies = [x for r in results for x in r["latencies"]]
+        errors = sum((Counter(r["errors"]) for r in results), Counter())
         return {
             "processes": processes,
             "turns": turns,
@@ -288,11 +287,8 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
             "post_p99_ms": percentile(latencies, 99) * 1000,
             "spectator_p99_ms": percentile(delays, 99) * 1000,
             "spectator_p50_ms": percentile(delays, 50) * 1000,
-            "errors": sum(n for r in results for n in r["errors"].values()),
-            "errors_by_kind": {
-                what: sum(r["errors"].get(what, 0) for r in results)
-                for what in sorted({w for r in results for w in r["errors"]})
-            },
+            "errors": errors.total(),
+            "errors_by_kind": dict(sorted(errors.items())),
             "chosen_misses": sum(r["chosen_misses"] for r in results),
             "lost": lost,
             "duplicated": duplicated,
