@@ -44,15 +44,24 @@ def _db() -> tuple:
 
 def lock(model: type[M], pk: object) -> M:
     """``model.objects.select_for_update().get(pk=pk)``: the row, locked until commit."""
-    return _by_pk(model, pk, for_update=True)
+    return _by_pk(model, pk, for_update=True)[0]
+
+
+def lock_and_read(model: type[M], pk: object, sql: str, params: Sequence) -> tuple[M, tuple | None]:
+    """:func:`lock`, then the first row of another query (``sql``, a single statement),
+    in the same round trip where the lock carries the transaction's BEGIN: the place
+    and what a caller checked before acting on it, read again with the place locked."""
+    return _by_pk(model, pk, for_update=True, along=(sql, params))
 
 
 def read(model: type[M], pk: object) -> M:
     """``model.objects.get(pk=pk)``."""
-    return _by_pk(model, pk, for_update=False)
+    return _by_pk(model, pk, for_update=False)[0]
 
 
-def _by_pk(model: type[M], pk: object, for_update: bool) -> M:
+def _by_pk(
+    model: type[M], pk: object, for_update: bool, along: tuple[str, Sequence] | None = None
+) -> tuple[M, tuple | None]:
     key = (model, "lock" if for_update else "read")
     connection, cache = _db()
     built = cache.get(key)
@@ -73,14 +82,23 @@ def _by_pk(model: type[M], pk: object, for_update: bool) -> M:
             converters.append((col, found))
         built = cache[key] = (sql, [f.attname for f in fields], converters)
     sql, names, converters = built
+    also = None
     with connection.cursor() as cursor:
         begin = _begin_to_carry(connection) if for_update else None
         if begin is None:
             cursor.execute(sql, [pk])
+            row = cursor.fetchone()
+            if along is not None:
+                cursor.execute(*along)
+                also = cursor.fetchone()
         else:
-            cursor.execute(f"{begin}; {sql}", [pk])
+            statements = [begin, sql] if along is None else [begin, sql, along[0]]
+            cursor.execute("; ".join(statements), [pk, *(along[1] if along else ())])
             cursor.nextset()  # past the BEGIN's empty result to the row's
-        row = cursor.fetchone()
+            row = cursor.fetchone()
+            if along is not None:
+                cursor.nextset()
+                also = cursor.fetchone()
     if row is None:
         raise model.DoesNotExist(f"no {model.__name__} {pk}")
     values = []
@@ -88,7 +106,7 @@ def _by_pk(model: type[M], pk: object, for_update: bool) -> M:
         for convert in found:
             value = convert(value, col, connection)
         values.append(value)
-    return model.from_db(connection.alias, names, values)
+    return model.from_db(connection.alias, names, values), also
 
 
 def _begin_to_carry(connection) -> str | None:

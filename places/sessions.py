@@ -9,7 +9,8 @@ changed or a user deactivated is seen at once.
 
 A socket acts many times a second on one session: :class:`SocketSession` keeps what
 Django's check last saw when it said yes, reads those inputs again at each action
-(one query) and runs Django's check again whenever any of them changed.
+(one query, which a post sends with the place's lock) and runs Django's check again
+whenever any of them changed.
 """
 
 from __future__ import annotations
@@ -56,7 +57,8 @@ class SocketSession:
     Django's answer depends on the session row (its data and its expiry) and on the
     user's row (that it exists, is active and keeps the password the session's auth
     hash was made from). While none of them changed, the answer is the same: one
-    query reads them, and only a change runs the check again.
+    query reads them (:class:`Unchanged`), and only a change runs the check again. A
+    post carries that query in the place's lock (``services.post_cards``).
     """
 
     def __init__(self, session_key: str):
@@ -65,9 +67,13 @@ class SocketSession:
 
     def player(self) -> tuple[int, int]:
         """``(place_id, user_id)``, or ``NOT_LOGGED_IN`` (on the database thread)."""
-        known = self._verified
-        if known is not None and self._unchanged(known):
-            return known.player
+        unchanged = self.unchanged()
+        if unchanged is not None and unchanged.holds(unchanged.read()):
+            return unchanged.player
+        return self._verify()
+
+    def _verify(self) -> tuple[int, int]:
+        """Django's own check, whatever was seen before."""
         self._verified = None
         store = import_module(settings.SESSION_ENGINE).SessionStore(self.session_key)
         user = get_user(SimpleNamespace(session=store))
@@ -76,20 +82,39 @@ class SocketSession:
         self._verified = _Verified(row.session_data, user.password, player)
         return player
 
-    def _unchanged(self, known: _Verified) -> bool:
+    def unchanged(self) -> Unchanged | None:
+        """The query that tells whether Django's last yes still holds (None: never said)."""
+        known = self._verified
+        return None if known is None else Unchanged(self.session_key, known)
+
+
+class Unchanged:
+    """Whether the rows Django's check read are as they were when it said yes (a
+    ``services.change.Precondition``): the session's data unexpired, the user active
+    with the same password."""
+
+    def __init__(self, session_key: str, known: _Verified):
         users = get_user_model()
         q = connection.ops.quote_name
+        self.sql = (
+            f"SELECT s.{q('session_data')}, u.{q('password')} "
+            f"FROM {q(Session._meta.db_table)} s, {q(users._meta.db_table)} u "
+            f"WHERE s.{q('session_key')} = %s AND s.{q('expire_date')} > %s "
+            f"AND u.{q(users._meta.pk.column)} = %s AND u.{q('is_active')}"
+        )
+        self.params = [
+            session_key,
+            connection.ops.adapt_datetimefield_value(timezone.now()),
+            known.player[1],
+        ]
+        self.known = known
+        self.player = known.player
+
+    def read(self) -> tuple | None:
+        """The query's row, on its own."""
         with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT s.{q('session_data')}, u.{q('password')} "
-                f"FROM {q(Session._meta.db_table)} s, {q(users._meta.db_table)} u "
-                f"WHERE s.{q('session_key')} = %s AND s.{q('expire_date')} > %s "
-                f"AND u.{q(users._meta.pk.column)} = %s AND u.{q('is_active')}",
-                [
-                    self.session_key,
-                    connection.ops.adapt_datetimefield_value(timezone.now()),
-                    known.player[1],
-                ],
-            )
-            found = cursor.fetchone()
-        return found is not None and tuple(found) == (known.session_data, known.password)
+            cursor.execute(self.sql, self.params)
+            return cursor.fetchone()
+
+    def holds(self, row: tuple | None) -> bool:
+        return row is not None and tuple(row) == (self.known.session_data, self.known.password)

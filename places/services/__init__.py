@@ -6,6 +6,7 @@ Views, consumers, the admin and the commands call these functions and render
 what they return, or the ``places.errors.Refused`` they raise.
 """
 
+from places.services.change import Stale
 from places.services.lifecycle import next_turn, resume, run_due, schedule_start, start_place
 from places.services.moves import MAX_CARDS, PostResult, post_cards
 from places.services.practice import Practice, check_practice, start_practice
@@ -27,6 +28,7 @@ __all__ = [
     "FIXED_WHEN_STARTED",
     "MAX_CARDS",
     "PostResult",
+    "Stale",
     "advance_running",
     "Practice",
     "check_practice",

@@ -14,6 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import timedelta
+from typing import Protocol
 
 from django.db import transaction
 from django.utils import timezone
@@ -264,17 +265,40 @@ class Change:
         transaction.on_commit(after_commit)
 
 
+class Precondition(Protocol):
+    """What a caller checked before changing a place, read again with the place locked
+    (one round trip for both, ``rows.lock_and_read``): a query and its judge."""
+
+    sql: str
+    params: Sequence
+
+    def holds(self, row: tuple | None) -> bool:
+        """Whether the query's first row (None: no row) says the check still holds."""
+
+
+class Stale(Exception):
+    """A change's precondition no longer holds: nothing was changed; check afresh."""
+
+
 @contextmanager
-def changing(place_id: int) -> Iterator[Change]:
+def changing(place_id: int, precondition: Precondition | None = None) -> Iterator[Change]:
     """Lock the place, yield a change, save it; the events go out after commit.
 
     The process-local lock keeps the sends of one place in commit order: the
     database lock is released at commit, before on-commit hooks run, so without
-    it two threads could send their events in the opposite order.
+    it two threads could send their events in the opposite order. A
+    ``precondition`` that no longer holds raises :class:`Stale` before anything.
     """
     with logs.about(place_id), _send_locks[place_id], transaction.atomic():
         try:
-            place = rows.lock(Place, place_id)
+            if precondition is None:
+                place = rows.lock(Place, place_id)
+            else:
+                place, found = rows.lock_and_read(
+                    Place, place_id, precondition.sql, precondition.params
+                )
+                if not precondition.holds(found):
+                    raise Stale
         except Place.DoesNotExist:
             raise errors.Refused(errors.NOT_FOUND, f"no place {place_id}") from None
         change = Change(place)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from places import errors, metrics
@@ -12,7 +11,7 @@ from places.engine.cards import ALL_IDS, CardFormatError, parse_card
 from places.engine.game import NoTurnOpen, NotYourTurn
 from places.models import Place
 from places.reads.seats import seat_of
-from places.services.change import changing
+from places.services.change import Precondition, changing
 
 
 @dataclass(frozen=True)
@@ -31,10 +30,12 @@ class PostResult:
 MAX_CARDS = len(ALL_IDS)
 
 
-def parse_written(cards: Sequence[str]) -> list[int]:
-    """Parse a post's card strings (blank ones dropped); INVALID_CARD on any unknown form,
-    or on more cards than a deck holds."""
-    written = [c for c in cards if c is not None and not (isinstance(c, str) and not c.strip())]
+def parse_written(cards: object) -> list[int]:
+    """Parse a post's card strings (blank ones dropped); INVALID_CARD on anything but a
+    list of strings, any unknown form, or more cards than a deck holds."""
+    if not isinstance(cards, list | tuple) or not all(isinstance(c, str) for c in cards):
+        raise errors.Refused(errors.INVALID_CARD, "cards must be a list of strings")
+    written = [c for c in cards if c.strip()]
     if len(written) > MAX_CARDS:
         raise errors.Refused(
             errors.INVALID_CARD, f"{len(written)} cards: a play has at most {MAX_CARDS}"
@@ -48,25 +49,34 @@ def parse_written(cards: Sequence[str]) -> list[int]:
     return tokens
 
 
-def post_cards(place_id: int, user_id: int, cards: Sequence[str]) -> PostResult:
+def post_cards(
+    place_id: int, user_id: int, cards: object, precondition: Precondition | None = None
+) -> PostResult:
     """A player's action, timed for ``/metrics`` (``daihinmin_post_seconds``)."""
     started = time.perf_counter()
     try:
-        return _post_cards(place_id, user_id, cards)
+        return _post_cards(place_id, user_id, cards, precondition)
     finally:
         metrics.POST_SECONDS.observe(time.perf_counter() - started)
 
 
-def _post_cards(place_id: int, user_id: int, cards: Sequence[str]) -> PostResult:
+def _post_cards(
+    place_id: int, user_id: int, cards: object, precondition: Precondition | None
+) -> PostResult:
     """A player's action: cards to play, none for a pass.
 
     Illegal actions are misses (a result); requests that are not moves raise
     ``Refused`` and change nothing (the engine decides whose turn it is). A post
     after the turn's deadline is the timeout it arrived too late to prevent.
+    With a ``precondition`` (whom the caller's session plays for, checked with
+    the lock: ``Stale`` when it changed), the cards are read only once it holds,
+    so that a refused session is told so before anything about its cards.
     """
-    tokens = parse_written(cards)
+    tokens = parse_written(cards) if precondition is None else None
     seat = seat_of(place_id, user_id).no
-    with changing(place_id) as change:
+    with changing(place_id, precondition) as change:
+        if tokens is None:
+            tokens = parse_written(cards)
         change.submitted = [c.strip() for c in cards if c and c.strip()]
         if change.place.state != Place.State.RUNNING or change.state is None:
             raise errors.Refused(errors.NO_TURN_OPEN)

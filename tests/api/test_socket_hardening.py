@@ -10,16 +10,19 @@ bounded number of sockets.
 from __future__ import annotations
 
 import json
+from importlib import import_module
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings as django_settings
 from django.test import Client
 
 from daihinmin.asgi import router
 from places.reads import documents
 from places.realtime import broadcast
 from tests.api.helpers import SESSION_ENDINGS, login, session_cookie, snapshot
+from tests.api.test_post_cards import a_safe_single
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -216,6 +219,59 @@ async def test_a_session_ended_anywhere_stops_the_socket_at_its_next_action(plac
     await sync_to_async(end)(cookie)
     reply = await ask(comm, {"action": "get_hand"})
     assert reply["error"]["code"] == "NOT_LOGGED_IN" and "cards" not in reply
+    await comm.disconnect()
+
+
+@pytest.mark.parametrize("end", SESSION_ENDINGS)
+async def test_a_session_ended_anywhere_is_refused_at_its_next_post_before_its_cards(place, end):
+    """A post checks a known session with the place's lock: an ended one is refused
+    NOT_LOGGED_IN (not INVALID_CARD for its cards), and nothing changes."""
+    cookie = await cookie_of("bob", place.id)
+    comm = socket(f"/ws/places/{place.id}/", cookie)
+    assert (await comm.connect())[0]
+    assert "cards" in await ask(comm, {"action": "get_hand"})  # the session, known
+    await sync_to_async(end)(cookie)
+    before = await sync_to_async(snapshot)(place.id)
+    for cards in ([], "not a list", ["no such card"]):
+        reply = await ask(comm, {"action": "post_cards", "cards": cards})
+        assert reply["error"]["code"] == "NOT_LOGGED_IN", (cards, reply)
+    assert await sync_to_async(snapshot)(place.id) == before
+    await comm.disconnect()
+
+
+async def test_a_known_session_s_bad_cards_are_refused_and_change_nothing(place):
+    cookie = await cookie_of("alice", place.id)
+    comm = socket(f"/ws/places/{place.id}/", cookie)
+    assert (await comm.connect())[0]
+    assert "cards" in await ask(comm, {"action": "get_hand"})
+    before = await sync_to_async(snapshot)(place.id)
+    for cards in ("not a list", [1, 2], ["no such card"], ["S3"] * 55):
+        reply = await ask(comm, {"action": "post_cards", "cards": cards})
+        assert reply["error"]["code"] == "INVALID_CARD", (cards, reply)
+    assert await sync_to_async(snapshot)(place.id) == before
+    await comm.disconnect()
+
+
+async def test_a_session_changed_but_still_playing_here_posts_once(place):
+    """A change to the session's row fails the check carried by the lock: Django's own
+    check then says yes again, and the move is played, once."""
+    cookie = await cookie_of("alice", place.id)
+    comm = socket(f"/ws/places/{place.id}/", cookie)
+    assert (await comm.connect())[0]
+    assert "cards" in await ask(comm, {"action": "get_hand"})
+
+    def touch_the_session() -> None:
+        store = import_module(django_settings.SESSION_ENGINE).SessionStore(cookie)
+        store["seen"] = 1
+        store.save()
+
+    await sync_to_async(touch_the_session)()
+    card = await sync_to_async(a_safe_single)(place)
+    events_before, _ = await sync_to_async(snapshot)(place.id)
+    reply = await ask(comm, {"action": "post_cards", "cards": [card]})
+    assert reply == {"reply": "post_cards", "result": "play", "reason": None, "reset_place": False}
+    events_after, _ = await sync_to_async(snapshot)(place.id)
+    assert events_after == events_before + 2  # end_turn, start_turn: played once
     await comm.disconnect()
 
 

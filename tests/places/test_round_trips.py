@@ -1,7 +1,8 @@
 """A post's transaction: BEGIN with the lock, and the writes with their COMMIT.
 
-On PostgreSQL that is two round trips (counted on the wire by a proxy); the
-lock that carries the BEGIN holds the row and begins a real transaction, at
+On PostgreSQL that is two round trips (counted on the wire by a proxy), a
+socket's post with its session's check too; a precondition read with the lock
+that no longer holds changes nothing; the lock that carries the BEGIN holds the row and begins a real transaction, at
 the isolation level Django set; on any database the COMMIT sent with the
 writes commits exactly what Django's would, a failing write rolls everything
 back, and a block nested in another transaction leaves the commit to the outer
@@ -21,6 +22,7 @@ from django.db import (
     connections,
     transaction,
 )
+from django.test import Client
 from psycopg import IsolationLevel
 
 from places import rows, services
@@ -28,6 +30,9 @@ from places.models import Place, PlaceEvent, Turn
 from places.reads.position import state_of
 from places.reads.seats import seats_of
 from places.realtime import broadcast
+from places.realtime.consumers import PlaceConsumer
+from places.sessions import SocketSession
+from tests.api.helpers import login, session_cookie
 from tests.places.drive import choose
 from tests.round_trips import counting
 
@@ -82,9 +87,60 @@ def test_a_post_is_two_round_trips_on_postgresql(make_place, monkeypatch):
     assert spent == 2, (before, after, statements)  # BEGIN and the lock; the writes and COMMIT
     # and the move is committed: the turn settled, the next one opened, the events logged
     assert Turn.objects.filter(game__place_id=running).count() > turns_before
-    assert Place.objects.get(pk=running).event_seq == PlaceEvent.objects.filter(
-        place_id=running
-    ).count()
+    assert (
+        Place.objects.get(pk=running).event_seq
+        == PlaceEvent.objects.filter(place_id=running).count()
+    )
+
+
+def test_a_post_over_a_socket_is_two_round_trips_with_its_session_check(make_place, monkeypatch):
+    """The session's check rides with the place's lock (``sessions.Unchanged``)."""
+    only_on_postgresql()
+    monkeypatch.setattr(broadcast, "send_events", lambda place_id, batch: None)
+    running = make_place(pace=0, time_limit=3600).id
+    services.start_place(running)
+    state = state_of(Place.objects.get(pk=running))
+    player = seats_of(running)[state.game.turn]
+    client = Client(HTTP_HOST="127.0.0.1")
+    login(client, player.name, running)
+    socket = PlaceConsumer()
+    socket.place_id = running
+    socket._session = SocketSession(session_cookie(client))
+    assert "cards" in socket._act("get_hand", {})  # Django's check, once
+    cards = choose(state, random.Random(1))
+    with counting(connection) as proxy:
+        connection.ensure_connection()
+        before = list(proxy.by_connection)
+        reply = socket._act("post_cards", {"cards": cards})
+        after = list(proxy.by_connection)
+    assert reply["reply"] == "post_cards" and "error" not in reply, reply
+    spent = max(n - (before[i] if i < len(before) else 0) for i, n in enumerate(after))
+    assert spent == 2, (before, after)
+
+
+class Never:
+    """A precondition read with the lock that never holds (and what it read)."""
+
+    sql = "SELECT 1, 'read with the lock'"
+    params = ()
+    row = None
+
+    def holds(self, row) -> bool:
+        self.row = tuple(row)
+        return False
+
+
+def test_a_post_whose_precondition_no_longer_holds_changes_nothing(running):
+    state = state_of(Place.objects.get(pk=running))
+    user_id = seats_of(running)[state.game.turn].user_id
+    before = Place.objects.get(pk=running).engine_state, PlaceEvent.objects.count()
+    never = Never()
+    with pytest.raises(services.Stale):
+        services.post_cards(running, user_id, choose(state, random.Random(1)), never)
+    assert never.row == (1, "read with the lock")
+    assert (Place.objects.get(pk=running).engine_state, PlaceEvent.objects.count()) == before
+    assert connection.get_autocommit()
+    post_a_move(running)  # the connection goes on working
 
 
 @pytest.mark.parametrize("isolation", [None, IsolationLevel.SERIALIZABLE])
@@ -103,9 +159,13 @@ def test_the_lock_that_carries_the_begin_holds_the_row_until_the_end(running, is
                     " current_setting('default_transaction_isolation')"
                 )
                 now, default = cursor.fetchone()
-            assert now == (default if level is None else IsolationLevel(level).name.replace("_", " ").lower())
+            assert now == (
+                default if level is None else IsolationLevel(level).name.replace("_", " ").lower()
+            )
             with pytest.raises(OperationalError), other.cursor() as cursor:
-                cursor.execute(f"SELECT id FROM places_place WHERE id = {running} FOR UPDATE NOWAIT")
+                cursor.execute(
+                    f"SELECT id FROM places_place WHERE id = {running} FOR UPDATE NOWAIT"
+                )
         with other.cursor() as cursor:  # released by the commit
             cursor.execute(f"SELECT id FROM places_place WHERE id = {running} FOR UPDATE NOWAIT")
             assert cursor.fetchone() == (running,)
