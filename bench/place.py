@@ -8,7 +8,9 @@ sees them) and the server's peak memory; the median of several runs.
                           [--idle N]
 
 ``--idle N`` adds N idle spectators on ``ws://HOST/`` (in a process of their own, reading
-and dropping every frame): what a crowd of listeners costs a place.
+and dropping every frame): what a crowd of listeners costs a place. ``--idle-client raw``
+(the default) drains their sockets without parsing frames, the server's cost apart from
+the clients'; ``aiohttp`` reads frame by frame, the clients' cost on the same cores.
 
 PostgreSQL runs use ``postgres://postgres@127.0.0.1:5432`` with Redis at
 ``redis://127.0.0.1:6379/0`` (a fresh database per run); ``--db postgres-noredis`` leaves
@@ -20,6 +22,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
+import contextlib
 import json
 import os
 import statistics
@@ -73,33 +77,114 @@ async def spectate(ws_url: str, place_id: int, out: list[tuple[float, dict]], re
                 return
 
 
-async def idle_listeners(ws_url: str, n: int) -> None:
-    """``n`` spectators reading and dropping every frame, until killed.
+async def idle_listeners(ws_url: str, n: int, client: str) -> None:
+    """``n`` spectators reading every frame, until told to report on stdin.
 
-    On aiohttp's client, whose frame reader is in C and which answers the server's
-    pings: spectators are elsewhere in a contest, and their own parsing here would
-    take the cores the place runs on.
+    ``raw``: each drains its socket and counts the bytes (a handshake, then one
+    ``recv`` of whatever came, no frame parsed): what the server's writes cost apart
+    from the clients', which in a contest run on other machines. ``aiohttp``: each
+    reads frame by frame on aiohttp's client (its frame reader is in C), as a
+    program watching the stream would; that parsing takes the place's cores too.
+    Prints ``ready`` when all listen, then on a line in stdin, once they have read
+    all that came, how many are still open and the fewest and most bytes one got
+    (``raw``: on the wire; ``aiohttp``: in the messages): the same for all that kept
+    up, who share one stream from before the place started (the server's pings aside).
     """
-    import aiohttp
+    host, port = ws_url.removeprefix("ws://").rsplit(":", 1)
+    async with contextlib.AsyncExitStack() as stack:
+        if client == "raw":
+            listeners = [_RawListener() for _ in range(n)]
+        else:
+            import aiohttp
 
-    async def one(http: aiohttp.ClientSession) -> None:
-        async with http.ws_connect(ws_url + "/", max_msg_size=2**22) as s:
-            async for _ in s:
-                pass
-
-    async with aiohttp.ClientSession(
-        connector=aiohttp.TCPConnector(limit=0), timeout=aiohttp.ClientTimeout(total=None)
-    ) as http:
-        tasks = []
-        for _ in range(n):
-            tasks.append(asyncio.ensure_future(one(http)))
+            http = await stack.enter_async_context(
+                aiohttp.ClientSession(
+                    connector=aiohttp.TCPConnector(limit=0),
+                    timeout=aiohttp.ClientTimeout(total=None),
+                )
+            )
+            listeners = [_AiohttpListener(http) for _ in range(n)]
+        for listener in listeners:
+            await listener.open(stack, host, int(port))
             await asyncio.sleep(0.002)  # not all handshakes at once
-        await asyncio.sleep(1)
+        await asyncio.gather(*(listener.opened for listener in listeners))
         print("ready", flush=True)
-        await asyncio.gather(*tasks)
+        await asyncio.to_thread(sys.stdin.readline)
+        total = -1
+        while total != (total := sum(listener.received for listener in listeners)):
+            await asyncio.sleep(0.5)  # until the slowest read what was sent before the end
+        counts = [listener.received for listener in listeners if not listener.closed]
+        print(len(counts), min(counts, default=0), max(counts, default=0), flush=True)
 
 
-def one_run(db: str, transport: str, games: int, idle: int = 0, asgi: str = "daphne") -> dict:
+class _RawListener(asyncio.Protocol):
+    """A WebSocket client that only counts what comes after the handshake."""
+
+    def __init__(self) -> None:
+        self.received = 0
+        self.closed = False
+        self.head = b""
+
+    async def open(self, stack: contextlib.AsyncExitStack, host: str, port: int) -> None:
+        loop = asyncio.get_running_loop()
+        self.opened = loop.create_future()
+        transport, _ = await loop.create_connection(lambda: self, host, port)
+        stack.callback(transport.close)
+        key = base64.b64encode(os.urandom(16)).decode()
+        transport.write(
+            f"GET / HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+
+    def data_received(self, data: bytes) -> None:
+        if self.opened.done():
+            self.received += len(data)
+            return
+        self.head += data
+        end = self.head.find(b"\r\n\r\n")
+        if end < 0:
+            return
+        if not self.head.startswith(b"HTTP/1.1 101"):
+            self.opened.set_exception(RuntimeError(self.head[:end].decode(errors="replace")))
+            return
+        self.received = len(self.head) - end - 4
+        self.opened.set_result(None)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        if not self.opened.done():
+            self.opened.set_exception(ConnectionError("closed during the handshake"))
+
+
+class _AiohttpListener:
+    """A spectator on aiohttp's client, reading frame by frame."""
+
+    def __init__(self, http) -> None:
+        self.http = http
+        self.received = 0
+        self.closed = False
+
+    async def open(self, stack: contextlib.AsyncExitStack, host: str, port: int) -> None:
+        self.opened = asyncio.get_running_loop().create_future()
+        task = asyncio.ensure_future(self.read(f"ws://{host}:{port}/"))
+        stack.callback(task.cancel)
+
+    async def read(self, url: str) -> None:
+        try:
+            async with self.http.ws_connect(url, max_msg_size=2**22) as socket:
+                self.opened.set_result(None)
+                async for message in socket:
+                    self.received += len(message.data)
+        finally:
+            self.closed = True
+            if not self.opened.done():
+                self.opened.set_exception(ConnectionError("the handshake failed"))
+
+
+def one_run(
+    db: str, transport: str, games: int, idle: int = 0, asgi: str = "daphne", client: str = "raw"
+) -> dict:
     # as in production; the idle listeners all come from one address
     env = {
         "DEBUG": "0",
@@ -147,7 +232,8 @@ def one_run(db: str, transport: str, games: int, idle: int = 0, asgi: str = "dap
         )
         if idle:
             crowd = subprocess.Popen(
-                [sys.executable, __file__, "idle", server.ws_url, str(idle)],
+                [sys.executable, __file__, "idle", server.ws_url, str(idle), client],
+                stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 text=True,
             )
@@ -155,6 +241,7 @@ def one_run(db: str, transport: str, games: int, idle: int = 0, asgi: str = "dap
         bots = [server.bot(place_id, n, "pw", "greedy", transport) for n in NAMES]
 
         server_cpu: list[float] = []
+        crowd_cpu: list[float] = []
 
         async def run() -> list[tuple[float, dict]]:
             seen: list[tuple[float, dict]] = []
@@ -164,8 +251,10 @@ def one_run(db: str, transport: str, games: int, idle: int = 0, asgi: str = "dap
             await asyncio.sleep(1.5)  # the bots log in and connect
             await asyncio.to_thread(server.manage, "start_place", str(place_id))
             server_cpu.append(cpu_seconds(server.process.pid))
+            crowd_cpu.append(cpu_seconds(crowd.pid) if crowd else 0.0)
             await asyncio.wait_for(task, timeout=3600)
             server_cpu.append(cpu_seconds(server.process.pid))
+            crowd_cpu.append(cpu_seconds(crowd.pid) if crowd else 0.0)
             return seen
 
         spectator_cpu = time.process_time()
@@ -173,6 +262,11 @@ def one_run(db: str, transport: str, games: int, idle: int = 0, asgi: str = "dap
         spectator_cpu = time.process_time() - spectator_cpu
         bots_cpu = sum(reap(bot) for bot in bots)
         memory = peak_memory_mb(server.process.pid)
+        kept_up = [0, 0, 0]  # idle spectators still open, the fewest and the most bytes one got
+        if crowd is not None:
+            crowd.stdin.write("report\n")
+            crowd.stdin.flush()
+            kept_up = [int(x) for x in crowd.stdout.readline().split()]
     finally:
         if crowd is not None:
             crowd.kill()
@@ -200,12 +294,16 @@ def one_run(db: str, transport: str, games: int, idle: int = 0, asgi: str = "dap
         "server_cpu_ms": (server_cpu[1] - server_cpu[0]) * 1000 / turns,
         "bots_cpu_ms": bots_cpu * 1000 / turns,
         "spectator_cpu_ms": spectator_cpu * 1000 / turns,
+        "crowd_cpu_ms": (crowd_cpu[1] - crowd_cpu[0]) * 1000 / turns,
+        "crowd_open": kept_up[0],
+        "crowd_least": kept_up[1],
+        "crowd_most": kept_up[2],
     }
 
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "idle":
-        asyncio.run(idle_listeners(sys.argv[2], int(sys.argv[3])))
+        asyncio.run(idle_listeners(sys.argv[2], int(sys.argv[3]), sys.argv[4]))
         return
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=50)
@@ -219,6 +317,12 @@ def main() -> None:
     )
     parser.add_argument("--idle", type=int, default=0, help="idle spectators on ws://HOST/")
     parser.add_argument(
+        "--idle-client",
+        choices=["raw", "aiohttp"],
+        default="raw",
+        help="how they read: drain the socket, or frame by frame (aiohttp)",
+    )
+    parser.add_argument(
         "--server", choices=["daphne", "uvicorn"], default="daphne", help="the ASGI server"
     )
     args = parser.parse_args()
@@ -230,21 +334,30 @@ def main() -> None:
     print(
         f"{'db':9} {'transport':9} {'wall s':>8} {'turns':>6} {'turns/s':>8} "
         f"{'p50 ms':>7} {'p99 ms':>7} {'peak MB':>8}   CPU ms/turn: {'server':>6} {'bots':>6} "
-        f"{'watch':>6}"
+        f"{'watch':>6} {'crowd':>6}"
     )
     for db in args.db:
         for transport in args.transport:
             runs = [
-                one_run(db, transport, args.games, args.idle, args.server) for _ in range(args.runs)
+                one_run(db, transport, args.games, args.idle, args.server, args.idle_client)
+                for _ in range(args.runs)
             ]
             med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
             print(
                 f"{db:9} {transport:9} {med['wall']:8.1f} {med['turns']:6.0f} "
                 f"{med['turns_per_s']:8.1f} {med['p50_ms']:7.1f} {med['p99_ms']:7.1f} "
                 f"{med['memory_mb']:8.1f}   {'':12}{med['server_cpu_ms']:6.2f} "
-                f"{med['bots_cpu_ms']:6.2f} {med['spectator_cpu_ms']:6.2f}",
+                f"{med['bots_cpu_ms']:6.2f} {med['spectator_cpu_ms']:6.2f} {med['crowd_cpu_ms']:6.2f}",
                 flush=True,
             )
+            if args.idle:
+                print(
+                    f"{'':19}idle spectators ({args.idle_client}): "
+                    f"{min(r['crowd_open'] for r in runs)} of {args.idle} open to the end, "
+                    f"each got {min(r['crowd_least'] for r in runs):,}–"
+                    f"{max(r['crowd_most'] for r in runs):,} bytes",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":
