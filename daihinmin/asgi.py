@@ -19,7 +19,7 @@ from django.conf import settings  # noqa: E402
 from api import fast  # noqa: E402
 from daihinmin.bodies import BodyLimit  # noqa: E402
 from daihinmin.routing import websocket_urlpatterns  # noqa: E402
-from places import dealer  # noqa: E402
+from places import dealer, metrics  # noqa: E402
 from places.realtime import broadcast  # noqa: E402
 from places.realtime.auth import SocketHandshake  # noqa: E402
 
@@ -34,12 +34,14 @@ router = ProtocolTypeRouter(
 
 
 async def application(scope, receive, send):
-    """The router, with this process's event sender and dealer started on the first connection.
+    """The router, with this process's event sender, loop probe and dealer started on the first
+    connection.
 
     Daphne has no lifespan events; starting on first use also keeps the dealer
     out of processes that merely import this module (tests, management commands).
     """
     await broadcast.attach()
+    metrics.watch_loop_lag()
     if settings.DEALER_AUTOSTART:
         dealer.start()
     return await router(scope, receive, send)

@@ -10,6 +10,7 @@ change that rolled back.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
@@ -53,6 +54,27 @@ EVENTS_RELAYED = Counter(
     registry=REGISTRY,
 )
 
+RELAY_DELAY_SECONDS = Histogram(
+    "daihinmin_relay_delay_seconds",
+    "From another process's send of committed events to this process's relay receiving them "
+    "(the two machines' clocks: on one machine, exact).",
+    buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+    registry=REGISTRY,
+)
+EVENTS_FILLED = Counter(
+    "daihinmin_events_filled",
+    "Events read from the event log for this process's sockets: a gap in what other "
+    "processes sent, or a catch-up after Redis failed (the sequencer).",
+    registry=REGISTRY,
+)
+LOOP_LAG_SECONDS = Histogram(
+    "daihinmin_loop_lag_seconds",
+    "How late the event loop ran a timer: what every socket's frames and answers wait "
+    "on a busy process.",
+    buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0),
+    registry=REGISTRY,
+)
+
 
 class LiveFigures(Collector):
     """Figures read when scraped: places running (the database), open sockets (this process)."""
@@ -87,6 +109,29 @@ def settled(turns: list[tuple[str, str]], events: int) -> None:
             MISSES.labels(reason or "unknown").inc()
     if events:
         EVENTS_SENT.inc(events)
+
+
+#: The loop whose timers are timed (``daihinmin_loop_lag_seconds``), and how often.
+_watched: asyncio.AbstractEventLoop | None = None
+LAG_PROBE_SECONDS = 0.1
+
+
+def watch_loop_lag() -> asyncio.Task | None:
+    """Time the running loop's timers from now on (once per loop: the server's); the
+    probing task when it starts."""
+    global _watched
+    loop = asyncio.get_running_loop()
+    if _watched is loop:
+        return None
+    _watched = loop
+    return loop.create_task(_probe_lag(loop))
+
+
+async def _probe_lag(loop: asyncio.AbstractEventLoop) -> None:
+    while True:
+        asked = loop.time() + LAG_PROBE_SECONDS
+        await asyncio.sleep(LAG_PROBE_SECONDS)
+        LOOP_LAG_SECONDS.observe(max(0.0, loop.time() - asked))
 
 
 def exposition() -> bytes:

@@ -1,11 +1,14 @@
 """Liveness, readiness and the metrics of ``places/views/health.py``."""
 
+import asyncio
+import time
+
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import override_settings
 
-from places import services
+from places import metrics, services
 from places.metrics import REGISTRY
 from places.services import house
 from tests.places.drive import play_out
@@ -121,3 +124,20 @@ def test_a_post_is_timed(client):
     services.start_place(place.id)
     posts = play_out(place.id)
     assert value("daihinmin_post_seconds_count") - before == posts
+
+
+async def test_a_busy_loop_shows_in_the_loop_lag():
+    probe = metrics.watch_loop_lag()
+    try:
+        assert probe is not None and metrics.watch_loop_lag() is None  # once per loop
+        count, total = (
+            value("daihinmin_loop_lag_seconds_count"),
+            value("daihinmin_loop_lag_seconds_sum"),
+        )
+        await asyncio.sleep(0)  # the probe asks for its timer
+        time.sleep(metrics.LAG_PROBE_SECONDS + 0.2)  # the loop held by a callback
+        while value("daihinmin_loop_lag_seconds_count") == count:
+            await asyncio.sleep(0.01)
+        assert value("daihinmin_loop_lag_seconds_sum") - total >= 0.2
+    finally:
+        probe.cancel()

@@ -15,10 +15,10 @@ Sockets of this process get each event straight from the sender (a registry
 of local listeners per group): the channel layer would copy the message per
 channel and wake each consumer through a queue. The layer is used only when
 it reaches other processes (Redis), and then once per other process and per
-change, not once per socket and per event: each process has one relay
-channel, a change's events go to each other process's relay as one message,
-and each relay hands what other processes sent to its own listeners of both
-streams. The relays know each other by a hello in one group (``RELAY_GROUP``),
+send, not once per socket and per event: each process has one relay channel,
+the changes committed since its last send go to each other process's relay as
+one message, and each relay hands what other processes sent to its own
+listeners of both streams. The relays know each other by a hello in one group (``RELAY_GROUP``),
 sent on start and every ``RENEW_SECONDS``, answered by a relay that did not
 know the sender; a relay unheard of for ``PEER_SECONDS`` is gone. A process
 alone sends nothing to Redis, and none gets its own changes back. A relay that
@@ -151,10 +151,14 @@ async def _drain(outbox: asyncio.Queue) -> None:
 
 
 async def _forward(layer, remote: asyncio.Queue) -> None:
+    """The changes committed since the last send, in commit order, as one message to each
+    other relay: one send a change would fall behind a busy loop (a round trip each)."""
     while True:
-        place_id, batch = await remote.get()
+        changes = [await remote.get()]
+        while not remote.empty():
+            changes.append(remote.get_nowait())
         for channel in live_peers():
-            await _send_to(layer, channel, place_id, batch)
+            await _send_to(layer, channel, changes)
 
 
 async def _send(layer, place_id: int, batch: list[tuple[int, str]]) -> None:
@@ -163,11 +167,16 @@ async def _send(layer, place_id: int, batch: list[tuple[int, str]]) -> None:
     for message in _messages(place_id, batch):
         await _deliver(message)
     if _is_shared(layer):
-        message = {"type": "place.events", "place": place_id, "events": batch, "origin": PROCESS}
         try:
-            await layer.group_send(RELAY_GROUP, message)
+            await layer.group_send(RELAY_GROUP, _relayed([(place_id, batch)]))
         except Exception:  # a broken layer must not stop the sender (the log fills the gap)
             logger.exception("sending events %s- of place %s failed", batch[0][0], place_id)
+
+
+def _relayed(changes: list[tuple[int, list[tuple[int, str]]]]) -> dict:
+    """Changes of places, each its ``(place_id, [(seq, text), …])``, as a relay's message
+    (with the time it was sent, for ``daihinmin_relay_delay_seconds``)."""
+    return {"type": "place.events", "changes": changes, "origin": PROCESS, "sent": time.time()}
 
 
 def _messages(place_id: int, batch: list[tuple[int, str]]) -> list[dict]:
@@ -185,13 +194,12 @@ def _messages(place_id: int, batch: list[tuple[int, str]]) -> list[dict]:
     ]
 
 
-async def _send_to(layer, channel: str, place_id: int, batch: list[tuple[int, str]]) -> None:
-    """One change's events to another process's relay, as one message."""
-    message = {"type": "place.events", "place": place_id, "events": batch, "origin": PROCESS}
+async def _send_to(layer, channel: str, changes: list[tuple[int, list[tuple[int, str]]]]) -> None:
+    """Changes' events to another process's relay, as one message."""
     try:
-        await layer.send(channel, message)
+        await layer.send(channel, _relayed(changes))
     except Exception:  # a broken layer must not stop the sender (the log fills the gap)
-        logger.exception("sending events %s- of place %s failed", batch[0][0], place_id)
+        logger.exception("sending the events of %s changes failed", len(changes))
 
 
 def live_peers(now: float | None = None) -> list[str]:
@@ -266,10 +274,13 @@ async def _relay_loop(layer, channel: str) -> None:
                 if _sequencer is not None:
                     await _sequencer.catch_up()  # what it sent before it knew this one
         elif kind == "place.events":
-            batch = [(seq, text) for seq, text in message["events"]]
-            metrics.EVENTS_RELAYED.inc(len(batch))
-            for event in _messages(message["place"], batch):
-                await _deliver(event)
+            if isinstance(message.get("sent"), float):
+                metrics.RELAY_DELAY_SECONDS.observe(max(0.0, time.time() - message["sent"]))
+            for place_id, events in message["changes"]:
+                batch = [(seq, text) for seq, text in events]
+                metrics.EVENTS_RELAYED.inc(len(batch))
+                for event in _messages(place_id, batch):
+                    await _deliver(event)
 
 
 async def _rejoin(layer, channel: str) -> None:
@@ -302,7 +313,9 @@ async def _renew_loop(layer, channel: str) -> None:
 
 
 async def _read_log(place_id: int, first: int, last: int) -> list[tuple[int, str]]:
-    return await db_thread.run(log.events_between, place_id, first, last)
+    events = await db_thread.run(log.events_between, place_id, first, last)
+    metrics.EVENTS_FILLED.inc(len(events))
+    return events
 
 
 async def _read_marks(place_id: int | None) -> dict[int, int]:
