@@ -9,8 +9,11 @@ delay from an event's commit to a live spectator's frame, errors (posts refused 
 failed, turns timed out, bot tasks failed; the misses the greedy strategy makes on its
 own, two in the default deals, are counted apart), events lost,
 duplicated and out of order (the live streams against the event log; the
-every-place stream by count), peak memory per server process; then the ratio of
-two processes to one, and one line:
+every-place stream by count), peak memory per server process, the CPU seconds each
+part took while the places ran (the servers, nginx, PostgreSQL, Redis, the bots, the
+spectators: all on the same cores) and what each server process's ``/metrics`` saw
+(the relay's delay, the event loop's lag, events read back from the log); then the
+ratio of two processes to one, and one line:
 
     load: T turns/s, p99 P ms, spectator p99 S ms, lost L, duplicated D, errors E
 
@@ -38,9 +41,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.processes import cpu_by_pid, cpu_seconds, peak_memory_mb, reap  # noqa: E402
+
 PG_URL = "postgres://postgres@127.0.0.1:5432/postgres"
 REDIS_URL = "redis://127.0.0.1:6379/0"
 WORKERS = 4
+METRICS_TOKEN = "a-benchmark-metrics-token"
+#: What each process's ``/metrics`` tells of where a spectator's delay goes.
+WATCHED = {
+    "daihinmin_relay_delay_seconds": "relay delay",
+    "daihinmin_loop_lag_seconds": "loop lag",
+}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -163,11 +174,53 @@ def event_log(database_url: str, place_ids: list[int]) -> dict[int, dict[int, fl
     return log
 
 
-def peak_memory_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
+#: The machine's processes of the parts the bench does not start itself, by name.
+SERVICES = {"postgres": "PostgreSQL", "redis-server": "Redis", "nginx": "nginx"}
+
+
+def upper_quantile(buckets: list[tuple[float, float]], q: float) -> float:
+    """The upper bound of the histogram bucket holding quantile ``q`` (``buckets``:
+    Prometheus' cumulative ``(le, count)``)."""
+    total = buckets[-1][1]
+    return next((le for le, count in buckets if total and count >= q * total), float("nan"))
+
+
+def process_figures(port: int) -> str:
+    """A server process's own view, from its ``/metrics``: the relay's delay and the loop's
+    lag (p50 and p99, as bucket bounds), events read back from the log."""
+    import httpx
+    from prometheus_client.parser import text_string_to_metric_families
+
+    text = httpx.get(
+        f"http://127.0.0.1:{port}/metrics",
+        headers={"Authorization": f"Bearer {METRICS_TOKEN}"},
+        timeout=10,
+    ).text
+    parts = []
+    for family in text_string_to_metric_families(text):
+        if family.name in WATCHED:
+            buckets = [
+                (float(x.labels["le"]), x.value)
+                for x in family.samples
+                if x.name.endswith("_bucket")
+            ]
+            p50, p99 = (upper_quantile(buckets, q) * 1000 for q in (0.5, 0.99))
+            parts.append(
+                f"{WATCHED[family.name]} p50 ≤ {p50:g} ms, p99 ≤ {p99:g} ms "
+                f"({buckets[-1][1]:.0f} observed)"
+            )
+        elif family.name == "daihinmin_events_filled":
+            parts.append(f"events read back from the log {family.samples[0].value:.0f}")
+    return "; ".join(parts)
+
+
+def cpu_of_services(before: dict, after: dict) -> Counter[str]:
+    """CPU seconds each service spent between two :func:`cpu_by_pid` readings (a process
+    that ended meanwhile, such as a command's database connection, is not counted)."""
+    spent: Counter[str] = Counter()
+    for pid, (name, seconds) in after.items():
+        spent[SERVICES[name]] += seconds - before.get(pid, (name, 0.0))[1]
+    return spent
 
 
 async def one_run(processes: int, places: int, games: int, spectators: int) -> dict:
@@ -182,6 +235,7 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
         SECRET_KEY="a-benchmark-secret-key-of-some-length-0123456789",
         ALLOWED_HOSTS="127.0.0.1,localhost",
         WS_MAX_SOCKETS_PER_ADDRESS="100000",
+        METRICS_TOKEN=METRICS_TOKEN,
     )
     stack = Stack(server, processes=processes)
     try:
@@ -217,13 +271,20 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
             if any(w.poll() is not None for w in workers):
                 raise RuntimeError("a bots' worker ended before its bots were in")
             await asyncio.sleep(0.1)
+        servers = [stack.pid_of(port) for port in stack.ports]
+        cpu_before = cpu_by_pid(set(SERVICES))
+        servers_before = [cpu_seconds(pid) for pid in servers]
+        spectators_before = time.process_time()
         started = time.monotonic()
         start = f"from places import services\nfor p in {place_ids!r}: services.schedule_start(p)"
         await asyncio.to_thread(stack.server.manage, "shell", "--no-imports", "-c", start)
-        for w in workers:
-            await asyncio.to_thread(w.wait, 900)
-        results = [json.loads(out.read_text()) for out in outs]
+        bots_cpu = [await asyncio.to_thread(reap, w) for w in workers]
         wall = time.monotonic() - started
+        cpu = cpu_of_services(cpu_before, cpu_by_pid(set(SERVICES)))
+        cpu["servers"] = sum(cpu_seconds(pid) for pid in servers) - sum(servers_before)
+        cpu["bots"] = sum(bots_cpu)  # from their start: joining costs them little
+        cpu["spectators"] = time.process_time() - spectators_before
+        results = [json.loads(out.read_text()) for out in outs]
         # every spectator reads to its places' end (a crowd of Python clients on two cores
         # may lag behind the server): what one never gets is lost
         drain = time.monotonic()
@@ -238,7 +299,8 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
         ]
         if failures:
             print(f"{len(failures)} spectators failed: {failures[0]!r}", flush=True)
-        memory = [peak_memory_mb(stack.pid_of(port)) for port in stack.ports]
+        memory = [peak_memory_mb(pid) for pid in servers]
+        figures = [process_figures(port) for port in stack.ports]
 
         log = event_log(stack.env["DATABASE_URL"], place_ids)
         count = "from places.models import Turn; print(Turn.objects.exclude(outcome='').count())"
@@ -295,6 +357,8 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
             "out_of_order": disorder,
             "memory_mb": memory,
             "drain_s": drain,
+            "cpu_s": dict(cpu),
+            "figures": figures,
         }
     finally:
         stack.stop()
@@ -315,6 +379,17 @@ def show(r: dict) -> None:
         f"the spectators read to the end {r['drain_s']:.1f} s after the bots",
         flush=True,
     )
+    cpu = r["cpu_s"]
+    parts = ", ".join(f"{name} {seconds:.1f}" for name, seconds in cpu.items())
+    print(
+        f"     CPU seconds while the places ran ({os.cpu_count() * r['wall']:.0f} on "
+        f"{os.cpu_count()} cores): {parts}; "
+        f"total {sum(cpu.values()):.1f}; the servers' CPU a turn "
+        f"{cpu['servers'] * 1000 / r['turns']:.2f} ms",
+        flush=True,
+    )
+    for i, figures in enumerate(r["figures"], 1):
+        print(f"     process {i}: {figures}", flush=True)
 
 
 def main() -> None:

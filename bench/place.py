@@ -38,31 +38,12 @@ sys.path.insert(0, str(ROOT))
 
 import websockets  # noqa: E402
 
+from bench.processes import cpu_seconds, peak_memory_mb, reap  # noqa: E402
 from tests.e2e.server import Server  # noqa: E402
 
 NAMES = ["bench1", "bench2", "bench3", "bench4", "bench5"]
 PG_URL = "postgres://postgres@127.0.0.1:5432/postgres"
 REDIS_URL = "redis://127.0.0.1:6379/0"
-
-
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of a running process so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def reap(process) -> float:
-    """Wait for a child and return the CPU seconds it used in all."""
-    _, status, usage = os.wait4(process.pid, 0)
-    process.returncode = os.waitstatus_to_exitcode(status)
-    return usage.ru_utime + usage.ru_stime
-
-
-def peak_memory_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 async def spectate(ws_url: str, place_id: int, out: list[tuple[float, dict]], ready: asyncio.Event):
