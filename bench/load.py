@@ -2,8 +2,8 @@
 (``deploy/serve_prod.py``) on PostgreSQL and Redis, for P = 1 and 2.
 
 20 places of five greedy bots at pace 0 at once (the bots are tasks in a few worker
-processes, over WebSockets), and 500 spectators: a fifth on the every-place stream
-``ws://HOST/``, the rest on the places' numbered live streams. Prints, per P:
+processes, over WebSockets), and 500 spectators (in two more): a fifth on the
+every-place stream ``ws://HOST/``, the rest on the places' numbered live streams. Prints, per P:
 aggregate turns/s, p50/p99 of a post's latency (as the bots see it), p99 of the
 delay from an event's commit to a live spectator's frame, errors (posts refused or
 failed, turns timed out, bot tasks failed; the misses the greedy strategy makes on its
@@ -46,6 +46,7 @@ from bench.processes import cpu_by_pid, cpu_seconds, peak_memory_mb, reap  # noq
 PG_URL = "postgres://postgres@127.0.0.1:5432/postgres"
 REDIS_URL = "redis://127.0.0.1:6379/0"
 WORKERS = 4
+SPECTATOR_WORKERS = 2
 METRICS_TOKEN = "a-benchmark-metrics-token"
 #: What each process's ``/metrics`` tells of where a spectator's delay goes.
 WATCHED = {
@@ -140,7 +141,57 @@ async def spectate(url: str, frames: list, ready: asyncio.Event, places: int) ->
                     return
 
 
+async def watch(urls: list[str], places: int, ready: str) -> dict:
+    """One process's share of the spectators, until each saw its places end: per URL, a
+    live stream's ``[time, seq]`` of every frame, the every-place stream's frames by place.
+
+    The spectators are spread over a few processes like the bots: in one process they
+    fell behind the server on two busy cores (megabytes waiting unread in their sockets),
+    and their lag was counted as the server's."""
+    frames: list[list] = [[] for _ in urls]
+    readies = [asyncio.Event() for _ in urls]
+    tasks = []
+    for i, url in enumerate(urls):  # a few handshakes at a time, as a crowd arrives
+        ends = 1 if url.endswith("/live/") else places
+        tasks.append(asyncio.ensure_future(spectate(url, frames[i], readies[i], ends)))
+        if i % 25 == 24:
+            await asyncio.gather(*(r.wait() for r in readies[: i + 1]))
+    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), timeout=300)
+    Path(ready).touch()
+    await asyncio.wait(tasks, timeout=900)  # what one never gets is lost
+    for task in tasks:
+        task.cancel()
+    failures = [
+        repr(r)
+        for r in await asyncio.gather(*tasks, return_exceptions=True)
+        if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)
+    ]
+    seen: list = []
+    for url, got in zip(urls, frames, strict=True):
+        if url.endswith("/live/"):
+            seen.append([[at, json.loads(text)["seq"]] for at, text in got])
+        else:
+            seen.append(Counter(json.loads(text).get("place") for _, text in got))
+    return {"seen": seen, "failures": failures}
+
+
+def spectators_main(spec: str, out: str) -> None:
+    import uvloop
+
+    urls, places = json.loads(spec)
+    result = uvloop.run(watch(urls, places, f"{out}.ready"))
+    Path(out).write_text(json.dumps(result))
+
+
 # -- one run ------------------------------------------------------------------------------
+
+
+async def wait_ready(processes: list[subprocess.Popen], outs: list[Path], what: str) -> None:
+    """Until each worker says (``{out}.ready``) that its sockets are open."""
+    while not all(Path(f"{out}.ready").exists() for out in outs):
+        if any(p.poll() is not None for p in processes):
+            raise RuntimeError(f"{what} ended before its sockets were open")
+        await asyncio.sleep(0.1)
 
 
 def setup(stack, places: int, games: int) -> list[int]:
@@ -245,15 +296,16 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
             f"{stack.ws_url}/ws/places/{place_ids[i % places]}/live/"
             for i in range(spectators - firehose_n)
         ]
-        frames: list[list] = [[] for _ in plan]
-        readies = [asyncio.Event() for _ in plan]
-        tasks = []
-        for i, url in enumerate(plan):  # a few handshakes at a time, as a crowd arrives
-            ends = 1 if url.endswith("/live/") else places
-            tasks.append(asyncio.ensure_future(spectate(url, frames[i], readies[i], ends)))
-            if i % 25 == 24:
-                await asyncio.gather(*(r.wait() for r in readies[: i + 1]))
-        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), timeout=300)
+        crowd = [plan[w::SPECTATOR_WORKERS] for w in range(SPECTATOR_WORKERS)]
+        crowd_outs = [workdir / f"spectators-{w}.json" for w in range(SPECTATOR_WORKERS)]
+        watchers = [
+            subprocess.Popen(
+                [sys.executable, __file__, "spectators", json.dumps([urls, places]), str(out)],
+                cwd=ROOT,
+            )
+            for urls, out in zip(crowd, crowd_outs, strict=True)
+        ]
+        await wait_ready(watchers, crowd_outs, "a spectators' worker")
 
         seats = [(p, f"load{i}-{k}") for i, p in enumerate(place_ids) for k in range(5)]
         shares = [seats[w::WORKERS] for w in range(WORKERS)]
@@ -267,14 +319,11 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
             )
             for share, out in zip(shares, outs, strict=True)
         ]
-        while not all(Path(f"{out}.ready").exists() for out in outs):  # every bot listening
-            if any(w.poll() is not None for w in workers):
-                raise RuntimeError("a bots' worker ended before its bots were in")
-            await asyncio.sleep(0.1)
+        await wait_ready(workers, outs, "a bots' worker")  # every bot listening
         servers = [stack.pid_of(port) for port in stack.ports]
         cpu_before = cpu_by_pid(set(SERVICES))
         servers_before = [cpu_seconds(pid) for pid in servers]
-        spectators_before = time.process_time()
+        spectators_before = sum(cpu_seconds(w.pid) for w in watchers)
         started = time.monotonic()
         start = f"from places import services\nfor p in {place_ids!r}: services.schedule_start(p)"
         await asyncio.to_thread(stack.server.manage, "shell", "--no-imports", "-c", start)
@@ -283,22 +332,23 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
         cpu = cpu_of_services(cpu_before, cpu_by_pid(set(SERVICES)))
         cpu["servers"] = sum(cpu_seconds(pid) for pid in servers) - sum(servers_before)
         cpu["bots"] = sum(bots_cpu)  # from their start: joining costs them little
-        cpu["spectators"] = time.process_time() - spectators_before
+        cpu["spectators"] = sum(cpu_seconds(w.pid) for w in watchers) - spectators_before
         results = [json.loads(out.read_text()) for out in outs]
         # every spectator reads to its places' end (a crowd of Python clients on two cores
-        # may lag behind the server): what one never gets is lost
+        # may lag behind the server)
         drain = time.monotonic()
-        await asyncio.wait(tasks, timeout=900)
+        for w in watchers:
+            await asyncio.to_thread(w.wait, 900)
         drain = time.monotonic() - drain
-        for task in tasks:
-            task.cancel()
-        failures = [
-            r
-            for r in await asyncio.gather(*tasks, return_exceptions=True)
-            if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)
-        ]
+        watched = [json.loads(out.read_text()) for out in crowd_outs]
+        failures = [f for part in watched for f in part["failures"]]
         if failures:
-            print(f"{len(failures)} spectators failed: {failures[0]!r}", flush=True)
+            print(f"{len(failures)} spectators failed: {failures[0]}", flush=True)
+        seen = [
+            (url, got)
+            for urls, part in zip(crowd, watched, strict=True)
+            for url, got in zip(urls, part["seen"], strict=True)
+        ]
         memory = [peak_memory_mb(pid) for pid in servers]
         figures = [process_figures(port) for port in stack.ports]
 
@@ -307,12 +357,11 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
         turns = int(stack.server.manage("shell", "--no-imports", "-c", count).stdout.split()[-1])
         lost = duplicated = disorder = 0
         delays: list[float] = []
-        for url, got in zip(plan, frames, strict=True):
+        for url, got in seen:
             if url.endswith("/live/"):
                 place_id = int(url.rstrip("/").split("/")[-2])
                 seqs = []
-                for at, text in got:
-                    seq = json.loads(text)["seq"]
+                for at, seq in got:
                     seqs.append(seq)
                     if seq in log[place_id]:
                         delays.append(at - log[place_id][seq])
@@ -320,12 +369,8 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
                 disorder += sum(1 for a, b in itertools.pairwise(seqs) if b <= a)
                 lost += len(set(log[place_id]) - set(seqs))
             else:
-                counts: dict[int, int] = {}
-                for _, text in got:
-                    place = json.loads(text).get("place")
-                    counts[place] = counts.get(place, 0) + 1
                 for p in place_ids:
-                    diff = counts.get(p, 0) - len(log[p])
+                    diff = got.get(str(p), 0) - len(log[p])  # JSON's keys are strings
                     lost += max(0, -diff)
                     duplicated += max(0, diff)
         if os.environ.get("LOAD_DEBUG"):
@@ -336,8 +381,8 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
         if os.environ.get("LOAD_DEBUG"):
             total = {p: len(log[p]) for p in place_ids}
             print("log sizes", sorted(total.values())[:3], "...", sum(total.values()))
-            for url, got in list(zip(plan, frames, strict=True))[:: max(1, len(plan) // 12)]:
-                print("frames", len(got), url)
+            for url, got in seen[:: max(1, len(seen) // 12)]:
+                print("frames", len(got) if url.endswith("/live/") else sum(got.values()), url)
         latencies = [x for r in results for x in r["latencies"]]
         errors = sum((Counter(r["errors"]) for r in results), Counter())
         return {
@@ -376,7 +421,7 @@ def show(r: dict) -> None:
         f"the strategy's own misses {r['chosen_misses']}, "
         f"lost {r['lost']}, duplicated {r['duplicated']}, "
         f"out of order {r['out_of_order']}; peak memory per process {memory} MB; "
-        f"the spectators read to the end {r['drain_s']:.1f} s after the bots",
+        f"the spectators' workers done {r['drain_s']:.1f} s after the bots (reading, then counting)",
         flush=True,
     )
     cpu = r["cpu_s"]
@@ -395,6 +440,9 @@ def show(r: dict) -> None:
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "worker":
         worker_main(sys.argv[2], sys.argv[3], sys.argv[4])
+        return
+    if len(sys.argv) > 1 and sys.argv[1] == "spectators":
+        spectators_main(sys.argv[2], sys.argv[3])
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--places", type=int, default=20)
