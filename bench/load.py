@@ -255,6 +255,9 @@ def process_figures(port: int) -> str:
                 for x in family.samples
                 if x.name.endswith("_bucket")
             ]
+            if not buckets[-1][1]:
+                parts.append(f"{WATCHED[family.name]}: none observed")
+                continue
             p50, p99 = (upper_quantile(buckets, q) * 1000 for q in (0.5, 0.99))
             parts.append(
                 f"{WATCHED[family.name]} p50 ≤ {p50:g} ms, p99 ≤ {p99:g} ms "
@@ -289,6 +292,7 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
         METRICS_TOKEN=METRICS_TOKEN,
     )
     stack = Stack(server, processes=processes)
+    children: list[subprocess.Popen] = []  # the workers, killed if the run fails
     try:
         place_ids = setup(stack, places, games)
         firehose_n = spectators // 5
@@ -305,6 +309,7 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
             )
             for urls, out in zip(crowd, crowd_outs, strict=True)
         ]
+        children += watchers
         await wait_ready(watchers, crowd_outs, "a spectators' worker")
 
         seats = [(p, f"load{i}-{k}") for i, p in enumerate(place_ids) for k in range(5)]
@@ -319,6 +324,7 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
             )
             for share, out in zip(shares, outs, strict=True)
         ]
+        children += workers
         await wait_ready(workers, outs, "a bots' worker")  # every bot listening
         servers = [stack.pid_of(port) for port in stack.ports]
         cpu_before = cpu_by_pid(set(SERVICES))
@@ -406,6 +412,9 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
             "figures": figures,
         }
     finally:
+        for child in children:
+            if child.poll() is None:
+                child.kill()
         stack.stop()
         server.stop()
 
