@@ -82,6 +82,10 @@ class SocketSession:
         self._verified = _Verified(row.session_data, user.password, player)
         return player
 
+    def forget(self) -> None:
+        """What Django's check last said no longer holds: the next action checks afresh."""
+        self._verified = None
+
     def unchanged(self) -> Unchanged | None:
         """The query that tells whether Django's last yes still holds (None: never said)."""
         known = self._verified
@@ -108,7 +112,11 @@ class Unchanged:
             known.player[1],
         ]
         self.known = known
-        self.player = known.player
+
+    @property
+    def player(self) -> tuple[int, int]:
+        """``(place_id, user_id)`` of the session's player when Django said yes."""
+        return self.known.player
 
     def read(self) -> tuple | None:
         """The query's row, on its own."""

@@ -18,11 +18,11 @@ it reaches other processes (Redis), and then once per other process and per
 send, not once per socket and per event: each process has one relay channel,
 the changes committed since its last send go to each other process's relay as
 one message, and each relay hands what other processes sent to its own
-listeners of both streams. The relays know each other by a hello in one group (``RELAY_GROUP``),
-sent on start and every ``RENEW_SECONDS``, answered by a relay that did not
-know the sender; a relay unheard of for ``PEER_SECONDS`` is gone. A process
-alone sends nothing to Redis, and none gets its own changes back. A relay that
-meets another catches up from the event log (what the other committed before it
+listeners of both streams. The relays know each other by a hello in one group
+(``RELAY_GROUP``), sent on start and every ``RENEW_SECONDS``, answered by a relay
+that did not know the sender; a relay unheard of for ``PEER_SECONDS`` is gone. A
+process alone sends nothing to Redis, and none gets its own changes back. A relay
+that meets another catches up from the event log (what the other committed before it
 knew of this one). (A ``group_send`` costs channels-redis several Redis
 commands; one per event and stream took 40 % of a turn's server time.)
 """

@@ -329,6 +329,7 @@ class PlaceConsumer(Socket):
         try:
             return services.post_cards(*unchanged.player, cards, unchanged)
         except services.Stale:  # nothing was done: Django's check decides, then the post
+            self._session.forget()
             return None
 
 
