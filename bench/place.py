@@ -5,7 +5,16 @@ from a ``start_turn`` to its ``end_turn`` (as a spectator at ``ws://HOST/``
 sees them) and the server's peak memory; the median of several runs.
 
     python bench/place.py [--games 50] [--runs 3] [--transport http ws] [--db sqlite postgres]
-                          [--idle N]
+                          [--idle N] [--instructions]
+
+``--instructions`` runs the server under valgrind's callgrind and counts the instructions
+it executes from the place's start to its end (all its threads; not the kernel's): a
+figure that does not drift with what else the machine does, as CPU seconds do here, for
+comparing two databases or two versions of the code (about a hundred times slower: a few
+games do). What comes with time rather than turns would weigh a hundred times more
+there: the dealer's rounds are made every 5 s instead of 0.2 (at pace 0 the posts drive
+the place), and what the server executes a second while waiting, measured for 10 s
+before the place, is taken off (the figure with it is printed too).
 
 ``--idle N`` adds N idle spectators on ``ws://HOST/`` (in a process of their own, reading
 and dropping every frame): what a crowd of listeners costs a place. ``--idle-client raw``
@@ -47,7 +56,8 @@ REDIS_URL = "redis://127.0.0.1:6379/0"
 
 
 async def spectate(ws_url: str, place_id: int, out: list[tuple[float, dict]], ready: asyncio.Event):
-    async with websockets.connect(ws_url + "/", max_size=2**22) as socket:
+    # no keepalive pings: a server under callgrind answers them late
+    async with websockets.connect(ws_url + "/", max_size=2**22, ping_interval=None) as socket:
         ready.set()
         async for text in socket:
             message = json.loads(text)
@@ -163,8 +173,54 @@ class _AiohttpListener:
                 self.opened.set_exception(ConnectionError("the handshake failed"))
 
 
+class CountedServer(Server):
+    """The server under callgrind, counting nothing until :meth:`count_from_here`."""
+
+    def command(self) -> list[str]:
+        return [
+            "valgrind", "--tool=callgrind", "--instr-atstart=no",
+            f"--callgrind-out-file={self.workdir}/callgrind.%p", *super().command(),
+        ]  # fmt: skip
+
+    def start(self, within: float = 600) -> None:
+        super().start(within)
+
+    def wait_for_sessions(self, count: int) -> None:
+        """Until ``count`` sessions are in the database: the bots have logged in."""
+        query = "from django.contrib.sessions.models import Session; print(Session.objects.count())"
+        while int(self.manage("shell", "-c", query).stdout.split()[-1]) < count:
+            time.sleep(2)
+
+    def count_from_here(self) -> None:
+        self._control("--instr=on")
+
+    def instructions(self) -> int:
+        """The instructions executed since :meth:`count_from_here` or the last call: a dump
+        of the counts (callgrind zeroes them at each dump)."""
+        self._control("--dump")
+        dumps = sorted(self.workdir.glob("callgrind.*"), key=lambda p: p.stat().st_mtime)
+        for line in dumps[-1].read_text().splitlines():
+            if line.startswith("totals:"):
+                return int(line.split()[1])
+        raise RuntimeError(f"no totals in {dumps[-1]}")
+
+    def _control(self, option: str) -> None:
+        subprocess.run(
+            ["callgrind_control", option, str(self.process.pid)],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+
+
 def one_run(
-    db: str, transport: str, games: int, idle: int = 0, asgi: str = "daphne", client: str = "raw"
+    db: str,
+    transport: str,
+    games: int,
+    idle: int = 0,
+    asgi: str = "daphne",
+    client: str = "raw",
+    instructions: bool = False,
 ) -> dict:
     # as in production; the idle listeners all come from one address
     env = {
@@ -173,6 +229,8 @@ def one_run(
         "WS_MAX_SOCKETS_PER_ADDRESS": "100000",
         "ASGI_SERVER": asgi,
     }
+    if instructions:  # its rounds come with time, not turns, and a turn takes ~100× longer
+        env["DEALER_POLL_SECONDS"] = "5"  # (at pace 0 the posts drive the place)
     saved = {k: os.environ.get(k) for k in ("DATABASE_URL", "REDIS_URL")}
     if db == "postgres":
         os.environ["DATABASE_URL"], os.environ["REDIS_URL"] = PG_URL, REDIS_URL
@@ -183,7 +241,9 @@ def one_run(
         os.environ.pop("DATABASE_URL", None)
         os.environ.pop("REDIS_URL", None)
     try:
-        server = Server(Path(tempfile.mkdtemp(prefix="bench-place-")), **env)
+        server = (CountedServer if instructions else Server)(
+            Path(tempfile.mkdtemp(prefix="bench-place-")), **env
+        )
     finally:
         for k, v in saved.items():
             if v is None:
@@ -219,23 +279,39 @@ def one_run(
                 text=True,
             )
             assert crowd.stdout.readline().strip() == "ready"
-        bots = [server.bot(place_id, n, "pw", "greedy", transport) for n in NAMES]
+        bots = []
+        for name in NAMES:
+            bots.append(server.bot(place_id, name, "pw", "greedy", transport))
+            if instructions:  # one login at a time: its password hash takes seconds there
+                server.wait_for_sessions(len(bots))
 
         server_cpu: list[float] = []
         crowd_cpu: list[float] = []
+        # instructions: a second while waiting, and the place's over its span of seconds
+        counted = {"idle": 0.0, "since": 0.0, "span": 0.0, "place": 0}
 
         async def run() -> list[tuple[float, dict]]:
             seen: list[tuple[float, dict]] = []
             ready = asyncio.Event()
             task = asyncio.ensure_future(spectate(server.ws_url, place_id, seen, ready))
             await ready.wait()
-            await asyncio.sleep(1.5)  # the bots log in and connect
+            await asyncio.sleep(10 if instructions else 1.5)  # the bots log in and connect
+            if instructions:  # what the server does waiting (pings, timers), a second
+                await asyncio.to_thread(server.count_from_here)
+                idle_started = time.perf_counter()
+                await asyncio.sleep(10)
+                idle = await asyncio.to_thread(server.instructions)
+                counted["idle"] = idle / (time.perf_counter() - idle_started)
+                counted["since"] = time.perf_counter()
             await asyncio.to_thread(server.manage, "start_place", str(place_id))
             server_cpu.append(cpu_seconds(server.process.pid))
             crowd_cpu.append(cpu_seconds(crowd.pid) if crowd else 0.0)
             await asyncio.wait_for(task, timeout=3600)
             server_cpu.append(cpu_seconds(server.process.pid))
             crowd_cpu.append(cpu_seconds(crowd.pid) if crowd else 0.0)
+            if instructions:  # since the last dump: the place's
+                counted["span"] = time.perf_counter() - counted["since"]
+                counted["place"] = await asyncio.to_thread(server.instructions)
             return seen
 
         spectator_cpu = time.process_time()
@@ -276,6 +352,10 @@ def one_run(
         "bots_cpu_ms": bots_cpu * 1000 / turns,
         "spectator_cpu_ms": spectator_cpu * 1000 / turns,
         "crowd_cpu_ms": (crowd_cpu[1] - crowd_cpu[0]) * 1000 / turns,
+        "server_minstr": counted["place"] / 1e6 / turns,
+        # less what the server would have done waiting as long (under callgrind)
+        "server_minstr_net": (counted["place"] - counted["idle"] * counted["span"]) / 1e6 / turns,
+        "idle_minstr_per_s": counted["idle"] / 1e6,
         "crowd_open": kept_up[0],
         "crowd_least": kept_up[1],
         "crowd_most": kept_up[2],
@@ -306,6 +386,11 @@ def main() -> None:
     parser.add_argument(
         "--server", choices=["daphne", "uvicorn"], default="daphne", help="the ASGI server"
     )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count the server's instructions a turn under callgrind (slow: use few games)",
+    )
     args = parser.parse_args()
     crowd = f", {args.idle} idle spectators" if args.idle else ""
     print(
@@ -317,10 +402,19 @@ def main() -> None:
         f"{'p50 ms':>7} {'p99 ms':>7} {'peak MB':>8}   CPU ms/turn: {'server':>6} {'bots':>6} "
         f"{'watch':>6} {'crowd':>6}"
     )
+    counted: dict[tuple[str, str], float] = {}
     for db in args.db:
         for transport in args.transport:
             runs = [
-                one_run(db, transport, args.games, args.idle, args.server, args.idle_client)
+                one_run(
+                    db,
+                    transport,
+                    args.games,
+                    args.idle,
+                    args.server,
+                    args.idle_client,
+                    args.instructions,
+                )
                 for _ in range(args.runs)
             ]
             med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
@@ -339,6 +433,19 @@ def main() -> None:
                     f"{max(r['crowd_most'] for r in runs):,} bytes",
                     flush=True,
                 )
+            if args.instructions:
+                counted[db, transport] = med["server_minstr_net"]
+                each = ", ".join(f"{r['server_minstr_net']:.3f}" for r in runs)
+                print(
+                    f"{'':19}server: {med['server_minstr_net']:.3f} million instructions a turn "
+                    f"(each run: {each}), less {med['idle_minstr_per_s']:.2f} million a second "
+                    f"spent waiting ({med['server_minstr']:.3f} with them)",
+                    flush=True,
+                )
+    for (db, transport), count in counted.items():
+        if db != "sqlite" and ("sqlite", transport) in counted:
+            ratio = count / counted["sqlite", transport]
+            print(f"instructions a turn, {db} to sqlite over {transport}: {ratio:.2f}×")
 
 
 if __name__ == "__main__":

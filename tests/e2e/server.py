@@ -117,7 +117,8 @@ class Server:
             "-b", "127.0.0.1", "-p", str(self.port), "daihinmin.asgi:application",
         ]  # fmt: skip
 
-    def start(self) -> None:
+    def start(self, within: float = 30) -> None:
+        """Start the process; return once it answers ``/healthz`` (in ``within`` seconds)."""
         self.process = subprocess.Popen(
             self.command(),
             cwd=ROOT,
@@ -125,7 +126,7 @@ class Server:
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + within
         while time.monotonic() < deadline:
             try:
                 if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
@@ -136,7 +137,7 @@ class Server:
             if self.process.poll() is not None:
                 raise RuntimeError(f"daphne exited: see {self.workdir / 'daphne.log'}")
             time.sleep(0.1)
-        raise RuntimeError("daphne did not answer within 30 s")
+        raise RuntimeError(f"daphne did not answer within {within:.0f} s")
 
     def kill(self) -> None:
         """Kill -9: no clean shutdown, as a crash or a power cut."""
