@@ -185,10 +185,13 @@ class CountedServer(Server):
     def start(self, within: float = 600) -> None:
         super().start(within)
 
-    def wait_for_sessions(self, count: int) -> None:
+    def wait_for_sessions(self, count: int, within: float = 300) -> None:
         """Until ``count`` sessions are in the database: the bots have logged in."""
         query = "from django.contrib.sessions.models import Session; print(Session.objects.count())"
+        deadline = time.monotonic() + within
         while int(self.manage("shell", "-c", query).stdout.split()[-1]) < count:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"fewer than {count} bots logged in within {within:.0f} s")
             time.sleep(2)
 
     def count_from_here(self) -> None:
