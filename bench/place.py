@@ -189,22 +189,25 @@ class CountedServer(Server):
         """Until ``count`` sessions are in the database: the bots have logged in."""
         query = "from django.contrib.sessions.models import Session; print(Session.objects.count())"
         deadline = time.monotonic() + within
-        while int(self.manage("shell", "-c", query).stdout.split()[-1]) < count:
+        while int(self.manage("shell", "--no-imports", "-c", query).stdout.split()[-1]) < count:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"fewer than {count} bots logged in within {within:.0f} s")
             time.sleep(2)
 
     def count_from_here(self) -> None:
         self._control("--instr=on")
+        self._since = time.perf_counter()
 
-    def instructions(self) -> int:
-        """The instructions executed since :meth:`count_from_here` or the last call: a dump
-        of the counts (callgrind zeroes them at each dump)."""
+    def instructions(self) -> tuple[int, float]:
+        """The instructions executed since :meth:`count_from_here` or the last call, and
+        over how many seconds: a dump of the counts (callgrind zeroes them at each dump)."""
         self._control("--dump")
+        now = time.perf_counter()
+        seconds, self._since = now - self._since, now
         dumps = sorted(self.workdir.glob("callgrind.*"), key=lambda p: p.stat().st_mtime)
         for line in dumps[-1].read_text().splitlines():
             if line.startswith("totals:"):
-                return int(line.split()[1])
+                return int(line.split()[1]), seconds
         raise RuntimeError(f"no totals in {dumps[-1]}")
 
     def _control(self, option: str) -> None:
@@ -291,7 +294,7 @@ def one_run(
         server_cpu: list[float] = []
         crowd_cpu: list[float] = []
         # instructions: a second while waiting, and the place's over its span of seconds
-        counted = {"idle": 0.0, "since": 0.0, "span": 0.0, "place": 0}
+        counted = {"idle": 0.0, "span": 0.0, "place": 0}
 
         async def run() -> list[tuple[float, dict]]:
             seen: list[tuple[float, dict]] = []
@@ -301,11 +304,9 @@ def one_run(
             await asyncio.sleep(10 if instructions else 1.5)  # the bots log in and connect
             if instructions:  # what the server does waiting (pings, timers), a second
                 await asyncio.to_thread(server.count_from_here)
-                idle_started = time.perf_counter()
                 await asyncio.sleep(10)
-                idle = await asyncio.to_thread(server.instructions)
-                counted["idle"] = idle / (time.perf_counter() - idle_started)
-                counted["since"] = time.perf_counter()
+                idle, seconds = await asyncio.to_thread(server.instructions)
+                counted["idle"] = idle / seconds
             await asyncio.to_thread(server.manage, "start_place", str(place_id))
             server_cpu.append(cpu_seconds(server.process.pid))
             crowd_cpu.append(cpu_seconds(crowd.pid) if crowd else 0.0)
@@ -313,8 +314,7 @@ def one_run(
             server_cpu.append(cpu_seconds(server.process.pid))
             crowd_cpu.append(cpu_seconds(crowd.pid) if crowd else 0.0)
             if instructions:  # since the last dump: the place's
-                counted["span"] = time.perf_counter() - counted["since"]
-                counted["place"] = await asyncio.to_thread(server.instructions)
+                counted["place"], counted["span"] = await asyncio.to_thread(server.instructions)
             return seen
 
         spectator_cpu = time.process_time()
