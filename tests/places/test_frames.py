@@ -82,7 +82,7 @@ def socket(cls, protocol: Protocol):
     s.scope = {"client": ("127.0.0.1", 1)}
     s.listen_to = ["places"]
     s._protocol = _daphne_protocol(functools.partial(Server().handle_reply, protocol))
-    s._joined = []  # as Socket.__call__ sets it
+    s._joined, s._unflushed = [], []  # as Socket.__call__ sets them
     if cls is PlaceConsumer:
         s._held = None
     return s
@@ -171,7 +171,7 @@ async def test_spectators_share_one_stream_that_listens_while_they_do():
     assert ("stream-test", AllPlacesConsumer) not in _streams
 
 
-async def test_a_live_page_s_frames_wait_and_leave_together_a_player_s_never_wait(settings):
+async def test_a_live_page_s_frames_wait_and_leave_together_a_player_s_wait_one_turn(settings):
     settings.WS_LIVE_FLUSH_SECONDS = 0.01
     (page,) = await joined(LiveConsumer, 1, "live-test")
     stream = stream_of("live-test", LiveConsumer)
@@ -179,7 +179,9 @@ async def test_a_live_page_s_frames_wait_and_leave_together_a_player_s_never_wai
     for seq in (1, 2, 3):
         message = dict(MESSAGE, seq=seq)
         assert stream.write_frame(message, {}) and player.write_frame(message, {})
-    assert len(player._protocol.transport.written) == 3  # at once, one by one
+    assert player._protocol.transport.written == []
+    await asyncio.sleep(0)  # the loop's next turn: the player's three frames in one write
+    assert player._protocol.transport.written == [text_frame('{"a":1}') * 3]
     assert page._protocol.transport.written == []
     await asyncio.sleep(0.05)
     (written,) = page._protocol.transport.written  # one write of three frames
