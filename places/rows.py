@@ -232,6 +232,28 @@ def together(commit: bool = False) -> Iterator[None]:
         _pending.writes = None
         raise
     _pending.writes = None
+    _send(writes, commit)
+
+
+@contextmanager
+def at_once() -> Iterator[None]:
+    """Inside :func:`together`, writes that a later read of the same block depends on:
+    what is held goes first, then these as they come, and the block holds again after."""
+    writes = getattr(_pending, "writes", None)
+    if writes is None:
+        yield
+        return
+    held = writes[:]
+    writes.clear()  # the same list: ``together`` sends what it holds at its end
+    _pending.writes = None
+    try:
+        _send(held)
+        yield
+    finally:
+        _pending.writes = writes
+
+
+def _send(writes: list[tuple[str, list]], commit: bool = False) -> None:
     if not writes:
         return
     connection = connections[DEFAULT_DB_ALIAS]

@@ -18,6 +18,7 @@ from functools import cache
 
 from openskill.models import PlackettLuce
 
+from places import rows
 from places.models import Rating, RatingChange
 
 
@@ -34,23 +35,40 @@ def rate_game(game_id: int, user_ids: Sequence[int], ranks: Sequence[int], now: 
     games with a player in common at once wait for each other and never deadlock.
     """
     m = model()
-    Rating.objects.bulk_create(
-        [Rating(user_id=u, mu=m.mu, sigma=m.sigma, last_played=now) for u in user_ids],
-        ignore_conflicts=True,
+    held = _locked(user_ids)
+    if len(held) < len(user_ids):  # a first rated game: its rows start from the defaults
+        Rating.objects.bulk_create(
+            [Rating(user_id=u, mu=m.mu, sigma=m.sigma, last_played=now) for u in user_ids],
+            ignore_conflicts=True,
+        )
+        held = _locked(user_ids)
+    before = [[m.create_rating([held[u].mu, held[u].sigma])] for u in user_ids]
+    after = m.rate(before, ranks=list(ranks))
+    with rows.at_once():  # the next game of the same change reads them again
+        for u, (rated,) in zip(user_ids, after, strict=True):
+            row = held[u]
+            row.mu, row.sigma = rated.mu, rated.sigma
+            row.games += 1
+            row.last_played = now
+            rows.save(row, ["mu", "sigma", "games", "last_played"])
+    rows.insert_many(
+        RatingChange,
+        [
+            {
+                "user_id": u,
+                "game_id": game_id,
+                "mu": held[u].mu,
+                "sigma": held[u].sigma,
+                "created_at": now,
+            }
+            for u in user_ids
+        ],
     )
-    rows = {
+
+
+def _locked(user_ids: Sequence[int]) -> dict[int, Rating]:
+    """The players' rating rows, locked in user order, by user."""
+    return {
         r.user_id: r
         for r in Rating.objects.select_for_update().filter(user_id__in=user_ids).order_by("user_id")
     }
-    before = [[m.create_rating([rows[u].mu, rows[u].sigma])] for u in user_ids]
-    after = m.rate(before, ranks=list(ranks))
-    for u, (rated,) in zip(user_ids, after, strict=True):
-        row = rows[u]
-        row.mu, row.sigma = rated.mu, rated.sigma
-        row.games += 1
-        row.last_played = now
-    Rating.objects.bulk_update(rows.values(), ["mu", "sigma", "games", "last_played"])
-    RatingChange.objects.bulk_create(
-        RatingChange(user_id=u, game_id=game_id, mu=rows[u].mu, sigma=rows[u].sigma, created_at=now)
-        for u in user_ids
-    )

@@ -92,7 +92,11 @@ def test_insert_many_and_update_where_make_the_rows_the_orm_would(place):
     }
     settled = timezone.now()
     rows.update_where(
-        Turn, {"game_id": game.id, "no": 1}, cards=[5], outcome="play", reset=True,
+        Turn,
+        {"game_id": game.id, "no": 1},
+        cards=[5],
+        outcome="play",
+        reset=True,
         settled_at=settled,
     )
     fast.refresh_from_db()
@@ -122,6 +126,18 @@ def test_writes_held_together_are_sent_at_the_end_in_order(place):
         rows.update_where(Place, {"id": place.id, "seed": "s"}, title="second")
         assert Place.objects.get(pk=place.id).title == "rows"  # not sent yet
     assert Place.objects.get(pk=place.id).title == "second"
+
+
+def test_writes_at_once_go_after_what_is_held_and_the_block_holds_again(place):
+    with transaction.atomic(), rows.together():
+        rows.update_where(Place, {"id": place.id}, title="held")
+        with rows.at_once():
+            assert Place.objects.get(pk=place.id).title == "held"  # what was held went first
+            rows.update_where(Place, {"id": place.id}, seed="now")
+            assert Place.objects.get(pk=place.id).seed == "now"
+        rows.update_where(Place, {"id": place.id}, title="last")
+        assert Place.objects.get(pk=place.id).title == "held"  # held again
+    assert Place.objects.get(pk=place.id).title == "last"
 
 
 def test_writes_held_together_are_dropped_when_the_block_fails(place):

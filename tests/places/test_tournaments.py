@@ -13,7 +13,7 @@ from places import dealer, errors, services
 from places.engine.place import points_for
 from places.engine.replay import Replayed, replay_records
 from places.engine.schedule import duplicate, round_robin
-from places.models import Hand, Place, Rank, Rating, RatingChange, Tournament
+from places.models import Game, Hand, Place, Rank, Rating, RatingChange, Tournament
 from places.reads import records
 from places.reads.tournaments import tournament as read_tournament
 from places.services import house
@@ -191,6 +191,28 @@ def test_a_finished_game_moves_ratings_as_the_library_says():
             1,
         )
         assert row.ordinal == pytest.approx(rated.ordinal())
+
+
+def test_games_finished_in_one_change_are_rated_one_after_the_other():
+    """House bots at pace 0 play the whole place in the change that starts it: each game's
+    rating starts from the last one's, which that change wrote and not yet committed."""
+    names = house_entrants(5)
+    place = services.create_place("Rated", names, game_count=3, pace=0, seed="r3")
+    services.start_place(place.id)
+    model = PlackettLuce()
+    expected = {n: model.rating() for n in names}
+    for game in Game.objects.filter(place=place).order_by("no"):
+        ranks = dict(Rank.objects.filter(game=game).values_list("player__user__username", "rank"))
+        after = model.rate([[expected[n]] for n in names], ranks=[ranks[n] for n in names])
+        expected = {n: rated for n, (rated,) in zip(names, after, strict=True)}
+    for name in names:
+        row = Rating.objects.get(user__username=name)
+        assert (row.mu, row.sigma, row.games) == (
+            pytest.approx(expected[name].mu),
+            pytest.approx(expected[name].sigma),
+            3,
+        )
+    assert RatingChange.objects.filter(game__place=place).count() == 15
 
 
 def test_an_unrated_place_moves_no_rating():
