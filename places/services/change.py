@@ -119,7 +119,9 @@ class Change:
                 )
             elif isinstance(e, ev.EndPlayer):
                 seat = self.seats[e.seat]
-                Rank.objects.create(game_id=self.game_id, player_id=seat.player_id, rank=e.rank)
+                rows.insert_many(
+                    Rank, [{"game_id": self.game_id, "player_id": seat.player_id, "rank": e.rank}]
+                )
                 self.messages.append(
                     wire.end_player(place.id, seat.name, self.game_id, seat.player_id, e.rank)
                 )
@@ -132,10 +134,10 @@ class Change:
                 self._record_hands(game, deal)
                 self.messages.append(wire.start_game(game))
             elif isinstance(e, ev.EndGame):
-                game = Game.objects.get(pk=self.game_id)
+                game = rows.read(Game, self.game_id)
                 game.status = Game.FINISHED
                 game.place_info = order_name(e.revolution)
-                game.save(update_fields=["status", "place_info", "updated_at"])
+                rows.save(game, ["status", "place_info", "updated_at"])
                 if place.rated:
                     ratings.rate_game(
                         game.id, [s.user_id for s in self.seats], self.state.game.ranks, self.now
@@ -169,16 +171,19 @@ class Change:
         for x in deal.exchanges:
             given[x.giver].extend(x.cards)
             received[x.receiver].extend(x.cards)
-        Hand.objects.bulk_create(
-            Hand(
-                game=game,
-                player_id=seat.player_id,
-                dealt=sorted_ids(deal.dealt[i]),
-                given=given[i],
-                received=received[i],
-                after_exchange=sorted_ids(deal.hands[i]),
-            )
-            for i, seat in enumerate(self.seats)
+        rows.insert_many(
+            Hand,
+            [
+                {
+                    "game_id": game.id,
+                    "player_id": seat.player_id,
+                    "dealt": sorted_ids(deal.dealt[i]),
+                    "given": given[i],
+                    "received": received[i],
+                    "after_exchange": sorted_ids(deal.hands[i]),
+                }
+                for i, seat in enumerate(self.seats)
+            ],
         )
 
     # -- engine steps
