@@ -295,6 +295,22 @@ def test_the_dealer_claims_running_places_and_runs_what_is_due(make_place):
     assert events_of(place)[-1]["operation"] == "start_game"
 
 
+def test_leases_are_renewed_once_a_quarter_is_gone_not_at_every_round(
+    make_place, settings, monkeypatch
+):
+    settings.DEALER_LEASE_SECONDS = 4
+    place = make_place(pace=0.5)
+    services.start_place(place.id)
+    assert dealer.claim("renewer") == [place.id]
+    first = Place.objects.get(pk=place.id).lease_until
+    assert dealer.claim("renewer") == []
+    assert Place.objects.get(pk=place.id).lease_until == first  # no write: 4 s are left
+    later = timezone.now() + timedelta(seconds=1.5)  # 2.5 s left: under three quarters
+    monkeypatch.setattr(dealer.timezone, "now", lambda: later)
+    assert dealer.claim("renewer") == []
+    assert Place.objects.get(pk=place.id).lease_until == later + timedelta(seconds=4)
+
+
 def test_a_place_whose_driver_died_is_taken_over_with_a_fresh_deadline(make_place):
     place = make_place(time_limit=10)
     services.start_place(place.id)
