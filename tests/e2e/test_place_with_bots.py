@@ -1,13 +1,16 @@
 """End to end: daphne, the management commands and five bot processes that
 speak only the wire protocol play a seeded place; a spectator at ``ws://HOST/``
-sees every event, in order, and the engine agrees with each one."""
+sees every event, in order, and the engine agrees with each one; a player's socket gets
+the answer to its post before the events the post caused."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import subprocess
 import time
+from collections.abc import AsyncIterator
 
 import pytest
 import websockets
@@ -138,3 +141,51 @@ async def test_killing_the_server_mid_game_loses_no_turn_and_applies_none_twice(
     assert sum(summary.points) == 30
     status = json.loads(server.manage("place_status", str(place_id), "--json").stdout)
     assert status["state"] == "finished"
+
+
+async def test_the_acting_socket_gets_its_answer_then_the_events_it_caused(server):
+    """Under daphne a player's frames of one turn of the loop leave in one write
+    (``Socket._write_soon``); the answer to a post still comes before the events the
+    post caused, and the other players get the events alone."""
+    import aiohttp
+
+    from bots.table import card_ids
+    from places.engine.cards import format_card
+
+    place_id = create_place(server, games=1, pace="0", timeout="30")
+    async with contextlib.AsyncExitStack() as stack:
+        sockets = {}
+        for name in NAMES:
+            http = await stack.enter_async_context(
+                aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+            )
+            login = {"name": name, "password": f"{name}-pw", "place_id": str(place_id)}
+            async with http.post(f"{server.url}/login.json", data=login) as response:
+                assert response.status == 200
+            sockets[name] = await stack.enter_async_context(
+                http.ws_connect(f"{server.ws_url}/ws/places/{place_id}/")
+            )
+
+        async def frames(name: str) -> AsyncIterator[dict]:
+            while True:
+                yield json.loads((await sockets[name].receive(timeout=30)).data)
+
+        server.manage("start_place", str(place_id))
+        for name in NAMES:  # each socket up to the first turn's start
+            async for event in frames(name):
+                if event.get("operation") == "start_turn":
+                    acting = event["player"]
+                    break
+        others = [n for n in NAMES if n != acting]
+        await sockets[acting].send_json({"action": "get_hand"})
+        hand = card_ids((await anext(frames(acting)))["cards"])
+        await sockets[acting].send_json({"action": "post_cards", "cards": [format_card(hand[0])]})
+        got = [await anext(frames(acting)) for _ in range(3)]
+        assert got[0]["reply"] == "post_cards" and got[0]["result"] == "play"
+        assert [e["operation"] for e in got[1:]] == ["end_turn", "start_turn"]
+        assert got[1]["player"] == acting and got[2]["player"] != acting
+        for name in others:
+            async for event in frames(name):
+                if event.get("operation") == "end_turn":
+                    break
+            assert await anext(frames(name)) == got[2]
