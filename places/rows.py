@@ -243,11 +243,10 @@ def at_once() -> Iterator[None]:
     if writes is None:
         yield
         return
-    held = writes[:]
-    writes.clear()  # the same list: ``together`` sends what it holds at its end
     _pending.writes = None
     try:
-        _send(held)
+        _send(writes)
+        writes.clear()  # the same list: ``together`` sends what it holds at its end
         yield
     finally:
         _pending.writes = writes
