@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import itertools
 import json
 import os
@@ -116,29 +117,109 @@ def worker_main(url: str, spec: str, out: str) -> None:
 # -- spectators -------------------------------------------------------------------------
 
 
+class Spectator(asyncio.Protocol):
+    """A spectator's WebSocket: every frame kept with the time it came, until ``places``
+    places ended (``done``).
+
+    Frames are read here in a few lines of Python over the raw socket, not by a client
+    library: 500 spectators on the same two cores as the server read several hundred
+    frames a turn, and aiohttp's client (its frame reader is in C, the rest of a message's
+    way to the reader is not) took more CPU a turn than the server's nginx and
+    PostgreSQL together (docs/benchmarks.md). The server's frames come unmasked; a ping
+    is answered, a fragmented message or a close before the end is a failure."""
+
+    def __init__(self, url: str, frames: list, places: int) -> None:
+        self.url, self.frames, self.places = url, frames, places
+        self.ended = 0
+        self.head = b""  # the handshake's answer, until it is complete
+        self.unread = b""  # the start of a frame whose end has not come yet
+        loop = asyncio.get_running_loop()
+        self.opened, self.done = loop.create_future(), loop.create_future()
+
+    async def open(self) -> asyncio.Transport:
+        host, _, path = self.url.removeprefix("ws://").partition("/")
+        name, port = host.rsplit(":", 1)
+        transport, _ = await asyncio.get_running_loop().create_connection(
+            lambda: self, name, int(port)
+        )
+        key = base64.b64encode(os.urandom(16)).decode()
+        transport.write(
+            f"GET /{path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        self.transport = transport
+        await self.opened
+        return transport
+
+    def data_received(self, data: bytes) -> None:
+        if not self.opened.done():
+            self.head += data
+            end = self.head.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            if not self.head.startswith(b"HTTP/1.1 101"):
+                self.opened.set_exception(RuntimeError(self.head[:end].decode(errors="replace")))
+                return
+            self.opened.set_result(None)
+            data = self.head[end + 4 :]
+        at = time.time()  # the frames of one read came together
+        buf = self.unread + data if self.unread else data
+        i, n = 0, len(buf)
+        while n - i >= 2:
+            first, length = buf[i], buf[i + 1]
+            if length & 0x80:
+                self._fail("a masked frame from the server")
+                return
+            start = i + 2
+            if length == 126:
+                start = i + 4
+                length = int.from_bytes(buf[i + 2 : start], "big")
+            elif length == 127:
+                start = i + 10
+                length = int.from_bytes(buf[i + 2 : start], "big")
+            if start + length > n:
+                break
+            self._frame(first, buf[start : start + length], at)
+            i = start + length
+        self.unread = buf[i:]
+
+    def _frame(self, first: int, payload: bytes, at: float) -> None:
+        opcode = first & 0x0F
+        if opcode == 0x1 and first & 0x80:
+            self.frames.append((at, payload))
+            if b'"operation":"end_place"' in payload:
+                self.ended += 1
+                if self.ended == self.places and not self.done.done():
+                    self.done.set_result(None)
+        elif opcode == 0x9:  # a ping: the pong is masked, as a client's frames must be
+            mask = os.urandom(4)
+            masked = bytes(b ^ mask[k % 4] for k, b in enumerate(payload))
+            self.transport.write(bytes([0x8A, 0x80 | len(payload)]) + mask + masked)
+        elif opcode == 0x8:
+            self._fail("closed by the server")
+        elif opcode != 0xA:
+            self._fail(f"a frame of opcode {opcode} (fin {first >> 7}): not one event a frame")
+
+    def _fail(self, why: str) -> None:
+        if not self.done.done():
+            self.done.set_exception(RuntimeError(f"{self.url}: {why}"))
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(ConnectionError("closed during the handshake"))
+        self._fail(f"connection lost: {exc!r}")
+
+
 async def spectate(url: str, frames: list, ready: asyncio.Event, places: int) -> None:
-    """Keep every frame with the time it came, until ``places`` places ended.
-
-    aiohttp's client (its frame reader is in C): a crowd of Python clients on the same
-    two cores as the server must cost as little as it can."""
-    import aiohttp
-
-    ended = 0
-    timeout = aiohttp.ClientTimeout(total=None, sock_connect=120)
-    async with (
-        aiohttp.ClientSession(timeout=timeout) as http,
-        http.ws_connect(url, max_msg_size=2**22) as socket,
-    ):
-        ready.set()
-        async for message in socket:  # cancelled by the caller when it waits no longer
-            if message.type != aiohttp.WSMsgType.TEXT:
-                continue
-            text = message.data
-            frames.append((time.time(), text))
-            if '"operation":"end_place"' in text:
-                ended += 1
-                if ended == places:
-                    return
+    """One spectator (:class:`Spectator`), until its places ended."""
+    spectator = Spectator(url, frames, places)
+    transport = await spectator.open()
+    ready.set()
+    try:
+        await spectator.done  # cancelled by the caller when it waits no longer
+    finally:
+        transport.close()
 
 
 async def watch(urls: list[str], places: int, ready: str) -> dict:
