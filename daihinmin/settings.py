@@ -143,6 +143,11 @@ if _db["ENGINE"] == "django.db.backends.sqlite3":
         "NAME": str(Path(tempfile.gettempdir()) / f"daihinmin-test-{os.getpid()}.sqlite3")
     }
 DATABASES = {"default": _db}
+# On PostgreSQL the statements of a turn (places/rows.py) are prepared once per database
+# session (SQL PREPARE) and executed by name: the server parses and plans them once.
+# Off behind a pooler that hands one client several server sessions (PgBouncer in
+# transaction mode), where a session's prepared statements are not the next one's.
+DATABASE_PREPARED_STATEMENTS = env_bool("DATABASE_PREPARED_STATEMENTS", default=True)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -1,7 +1,9 @@
 """A post's transaction: BEGIN with the lock, and the writes with their COMMIT.
 
 On PostgreSQL that is two round trips (counted on the wire by a proxy), a
-socket's post with its session's check too; a precondition read with the lock
+socket's post with its session's check too, once the database session has prepared
+the statements (its first post prepares each, a round trip each; without prepared
+statements, none); a precondition read with the lock
 that no longer holds changes nothing; the lock that carries the BEGIN holds the row and begins a real transaction, at
 the isolation level Django set; on any database the COMMIT sent with the
 writes commits exactly what Django's would, a failing write rolls everything
@@ -57,6 +59,13 @@ def only_on_postgresql() -> None:
         pytest.skip("round trips and the BEGIN carried by the lock are PostgreSQL's")
 
 
+def most_spent(proxy, before: list[int]) -> int:
+    """The round trips of the busiest connection since ``before`` (a pool may open
+    another meanwhile: not the post's)."""
+    after = list(proxy.by_connection)
+    return max(n - (before[i] if i < len(before) else 0) for i, n in enumerate(after))
+
+
 def test_a_post_is_two_round_trips_on_postgresql(make_place, monkeypatch):
     only_on_postgresql()
     # the transaction alone: what the events' delivery does after commit is not its cost
@@ -75,16 +84,15 @@ def test_a_post_is_two_round_trips_on_postgresql(make_place, monkeypatch):
 
     with counting(connection) as proxy:
         connection.ensure_connection()
+        post_a_move(running, seed=2)  # a new database session: its first post prepares
         state = state_of(Place.objects.get(pk=running))
         user_id = seats_of(running)[state.game.turn].user_id
         cards = choose(state, random.Random(1))
         before = list(proxy.by_connection)
         with connection.execute_wrapper(noted):
             services.post_cards(running, user_id, cards)
-        after = list(proxy.by_connection)
-    # the post's connection (another one a pool opened meanwhile is not the post's)
-    spent = max(n - (before[i] if i < len(before) else 0) for i, n in enumerate(after))
-    assert spent == 2, (before, after, statements)  # BEGIN and the lock; the writes and COMMIT
+        spent = most_spent(proxy, before)
+    assert spent == 2, (before, statements)  # BEGIN and the lock; the writes and COMMIT
     # and the move is committed: the turn settled, the next one opened, the events logged
     assert Turn.objects.filter(game__place_id=running).count() > turns_before
     assert (
@@ -107,15 +115,72 @@ def test_a_post_over_a_socket_is_two_round_trips_with_its_session_check(make_pla
     socket.place_id = running
     socket._session = SocketSession(session_cookie(client))
     assert "cards" in socket._act("get_hand", {})  # Django's check, once
-    cards = choose(state, random.Random(1))
+    with counting(connection) as proxy:
+        connection.ensure_connection()
+        # a new database session: its first post over a socket prepares the statements
+        reply = socket._act("post_cards", {"cards": choose(state, random.Random(1))})
+        assert "error" not in reply, reply
+        while (state := state_of(Place.objects.get(pk=running))).game.turn != player.no:
+            post_a_move(running)  # round the table to the same player
+        cards = choose(state, random.Random(1))
+        before = list(proxy.by_connection)
+        reply = socket._act("post_cards", {"cards": cards})
+        spent = most_spent(proxy, before)
+    assert reply["reply"] == "post_cards" and "error" not in reply, reply
+    assert spent == 2, before
+
+
+def prepared_here() -> set[str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT name FROM pg_prepared_statements")
+        return {name for (name,) in cursor.fetchall()}
+
+
+def test_a_database_session_prepares_each_statement_once(make_place, monkeypatch):
+    """The first post on a session prepares its statements, one round trip each; later
+    posts execute them, a rollback between them undoes no PREPARE, and a new session
+    (the pool's next connection) prepares its own."""
+    only_on_postgresql()
+    monkeypatch.setattr(broadcast, "send_events", lambda place_id, batch: None)
+    running = make_place(pace=0, time_limit=3600).id
+    services.start_place(running)
+    seats_of(running)
+    for _session in range(2):
+        with counting(connection) as proxy:
+            connection.ensure_connection()
+            assert not {n for n in prepared_here() if n.startswith("daihinmin_")}
+            spent = []
+            for seed in range(3):
+                before = list(proxy.by_connection)
+                post_a_move(running, seed)
+                spent.append(most_spent(proxy, before))
+                if seed == 0:
+                    # a failed change between two posts: rolled back, nothing unprepared
+                    with pytest.raises(DatabaseError), transaction.atomic():
+                        rows.lock(Place, running)
+                        with connection.cursor() as cursor:
+                            cursor.execute("SELECT 1 / 0")
+            ours = {n for n in prepared_here() if n.startswith("daihinmin_")}
+        # a post: the ORM's read of the state, then BEGIN + lock, and writes + COMMIT; the
+        # first one also prepares each of its statements (lock, settle, open, save, log)
+        assert len(ours) >= 5, ours
+        assert spent == [3 + len(ours), 3, 3], (spent, ours)
+
+
+def test_without_prepared_statements_a_post_sends_its_sql(make_place, monkeypatch, settings):
+    only_on_postgresql()
+    settings.DATABASE_PREPARED_STATEMENTS = False  # behind a transaction pooler
+    monkeypatch.setattr(broadcast, "send_events", lambda place_id, batch: None)
+    running = make_place(pace=0, time_limit=3600).id
+    services.start_place(running)
+    seats_of(running)
     with counting(connection) as proxy:
         connection.ensure_connection()
         before = list(proxy.by_connection)
-        reply = socket._act("post_cards", {"cards": cards})
-        after = list(proxy.by_connection)
-    assert reply["reply"] == "post_cards" and "error" not in reply, reply
-    spent = max(n - (before[i] if i < len(before) else 0) for i, n in enumerate(after))
-    assert spent == 2, (before, after)
+        post_a_move(running)
+        spent = most_spent(proxy, before)
+        assert not {n for n in prepared_here() if n.startswith("daihinmin_")}
+    assert spent == 3  # the ORM's read of the state, then BEGIN + lock, writes + COMMIT
 
 
 class Never:
