@@ -43,8 +43,9 @@ _built: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 #: time, and Django's connection object may borrow another after a close): the names
 #: of the statements prepared on it.
 _prepared_on: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-#: A statement's SQL text -> its name, its PREPARE and its EXECUTE (the same values).
-_by_name: dict[str, tuple[str, str, str]] = {}
+#: A statement's SQL text -> its name, its PREPARE, and its EXECUTE (which takes the
+#: statement's values, in its order).
+_statements: dict[str, tuple[str, str, str]] = {}
 
 
 def _named(connection, sql: str) -> str:
@@ -59,7 +60,7 @@ def _named(connection, sql: str) -> str:
     """
     if not (_one_query_allowed(connection) and settings.DATABASE_PREPARED_STATEMENTS):
         return sql
-    known = _by_name.get(sql)
+    known = _statements.get(sql)
     if known is None:
         pieces = sql.split("%s")
         if any("%" in piece for piece in pieces):
@@ -67,9 +68,10 @@ def _named(connection, sql: str) -> str:
         name = "daihinmin_" + hashlib.blake2s(sql.encode(), digest_size=8).hexdigest()
         body = "".join(f"{piece}${i}" for i, piece in enumerate(pieces[:-1], 1)) + pieces[-1]
         args = f"({', '.join(['%s'] * (len(pieces) - 1))})" if len(pieces) > 1 else ""
-        known = _by_name[sql] = (name, f"PREPARE {name} AS {body}", f"EXECUTE {name}{args}")
+        known = _statements[sql] = (name, f"PREPARE {name} AS {body}", f"EXECUTE {name}{args}")
     name, prepare, execute = known
-    connection.ensure_connection()
+    if connection.connection is None:
+        connection.ensure_connection()
     done = _prepared_on.get(connection.connection)
     if done is None:
         done = _prepared_on[connection.connection] = set()
