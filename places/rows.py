@@ -27,10 +27,10 @@ from contextlib import contextmanager
 from typing import TypeVar
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.models import Model
 from django.utils import timezone
-from psycopg import IsolationLevel, pq
+from psycopg import IsolationLevel, errors, pq
 
 M = TypeVar("M", bound=Model)
 
@@ -43,6 +43,9 @@ _built: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 #: time, and Django's connection object may borrow another after a close): the names
 #: of the statements prepared on it.
 _prepared_on: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+#: Sessions whose statements were found gone: whatever of ours is left there is
+#: unknown, so all of it is deallocated before the next PREPARE.
+_unsure: weakref.WeakSet = weakref.WeakSet()
 #: A statement's SQL text -> its name, its PREPARE, and its EXECUTE (which takes the
 #: statement's values, in its order).
 _statements: dict[str, tuple[str, str, str]] = {}
@@ -77,9 +80,28 @@ def _named(connection, sql: str) -> str:
         done = _prepared_on[connection.connection] = set()
     if name not in done:
         with connection.cursor() as cursor:
+            if connection.connection in _unsure:
+                cursor.execute("DEALLOCATE ALL")
+                _unsure.discard(connection.connection)
             cursor.execute(prepare)
         done.add(name)
     return execute
+
+
+@contextmanager
+def _prepared_checked(connection) -> Iterator[None]:
+    """A session whose prepared statements are gone (a ``DEALLOCATE``, a pooler that
+    switched server sessions) is forgotten, so that its next use prepares them again
+    instead of failing until the pool retires the connection. The change that met it
+    fails as on any database error, and changed nothing."""
+    try:
+        yield
+    except DatabaseError as error:
+        driver = connection.connection
+        if isinstance(error.__cause__, errors.InvalidSqlStatementName) and driver is not None:
+            _prepared_on.pop(driver, None)
+            _unsure.add(driver)
+        raise
 
 
 def _db() -> tuple:
@@ -132,7 +154,7 @@ def _by_pk(
         built = cache[key] = (sql, [f.attname for f in fields], converters)
     sql, names, converters = built
     also = None
-    with connection.cursor() as cursor:
+    with connection.cursor() as cursor, _prepared_checked(connection):
         begin = _begin_to_carry(connection) if for_update else None
         # prepared after: a PREPARE then goes outside the transaction the BEGIN opens
         sql = _named(connection, sql)
@@ -309,7 +331,7 @@ def _send(writes: list[tuple[str, list]], commit: bool = False) -> None:
     if not writes:
         return
     connection = connections[DEFAULT_DB_ALIAS]
-    with connection.cursor() as cursor:
+    with connection.cursor() as cursor, _prepared_checked(connection):
         if _one_query_allowed(connection):
             statements = [sql for sql, _ in writes]
             if commit and _outermost(connection):
@@ -342,7 +364,7 @@ def _write(connection, sql: str, params: list) -> None:
     if writes is not None:
         writes.append((sql, params))
         return
-    with connection.cursor() as cursor:
+    with connection.cursor() as cursor, _prepared_checked(connection):
         cursor.execute(sql, params)
 
 

@@ -167,6 +167,37 @@ def test_a_database_session_prepares_each_statement_once(make_place, monkeypatch
         assert spent == [3 + len(ours), 3, 3], (spent, ours)
 
 
+def test_a_session_whose_statements_are_gone_prepares_them_again(running):
+    """A ``DEALLOCATE`` behind the server's back: the post that meets it fails and changes
+    nothing, the next one prepares again and goes through."""
+    only_on_postgresql()
+    post_a_move(running)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT name FROM pg_prepared_statements"
+            " WHERE name LIKE 'daihinmin_%%' AND statement LIKE '%%FOR UPDATE%%'"
+        )
+        (lock,) = cursor.fetchone()
+        cursor.execute(f"DEALLOCATE {lock}")  # the lock's: the others are still there
+    before = Place.objects.get(pk=running).engine_state, PlaceEvent.objects.count()
+    failed = 0
+    for seed in range(3):  # whichever of its statements a post meets first fails it
+        try:
+            post_a_move(running, seed)
+        except DatabaseError:
+            failed += 1
+            assert (
+                Place.objects.get(pk=running).engine_state,
+                PlaceEvent.objects.count(),
+            ) == before
+        else:
+            break
+    assert failed == 1
+    assert Place.objects.get(pk=running).engine_state != before[0]
+    post_a_move(running, 7)  # and on it goes
+    assert lock in prepared_here()
+
+
 def test_without_prepared_statements_a_post_sends_its_sql(make_place, monkeypatch, settings):
     only_on_postgresql()
     settings.DATABASE_PREPARED_STATEMENTS = False  # behind a transaction pooler
