@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import itertools
 import json
 import os
@@ -43,6 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.processes import cpu_by_pid, cpu_seconds, peak_memory_mb, reap  # noqa: E402
+from bench.raw_websocket import RawWebSocket  # noqa: E402
 
 PG_URL = "postgres://postgres@127.0.0.1:5432/postgres"
 REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -117,7 +117,7 @@ def worker_main(url: str, spec: str, out: str) -> None:
 # -- spectators -------------------------------------------------------------------------
 
 
-class Spectator(asyncio.Protocol):
+class Spectator(RawWebSocket):
     """A spectator's WebSocket: every frame kept with the time it came, until ``places``
     places ended (``done``).
 
@@ -131,38 +131,17 @@ class Spectator(asyncio.Protocol):
     def __init__(self, url: str, frames: list, places: int) -> None:
         self.url, self.frames, self.places = url, frames, places
         self.ended = 0
-        self.head = b""  # the handshake's answer, until it is complete
         self.unread = b""  # the start of a frame whose end has not come yet
-        loop = asyncio.get_running_loop()
-        self.opened, self.done = loop.create_future(), loop.create_future()
+        self.done = asyncio.get_running_loop().create_future()
 
     async def open(self) -> asyncio.Transport:
         host, _, path = self.url.removeprefix("ws://").partition("/")
         name, port = host.rsplit(":", 1)
-        transport, _ = await asyncio.get_running_loop().create_connection(
-            lambda: self, name, int(port)
-        )
-        key = base64.b64encode(os.urandom(16)).decode()
-        transport.write(
-            f"GET /{path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
-            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
-        )
-        self.transport = transport
+        transport = await self.connect(name, int(port), f"/{path}")
         await self.opened
         return transport
 
-    def data_received(self, data: bytes) -> None:
-        if not self.opened.done():
-            self.head += data
-            end = self.head.find(b"\r\n\r\n")
-            if end < 0:
-                return
-            if not self.head.startswith(b"HTTP/1.1 101"):
-                self.opened.set_exception(RuntimeError(self.head[:end].decode(errors="replace")))
-                return
-            self.opened.set_result(None)
-            data = self.head[end + 4 :]
+    def after_handshake(self, data: bytes) -> None:
         at = time.time()  # the frames of one read came together
         buf = self.unread + data if self.unread else data
         i, n = 0, len(buf)
@@ -206,8 +185,7 @@ class Spectator(asyncio.Protocol):
             self.done.set_exception(RuntimeError(f"{self.url}: {why}"))
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if not self.opened.done():
-            self.opened.set_exception(ConnectionError("closed during the handshake"))
+        super().connection_lost(exc)
         self._fail(f"connection lost: {exc!r}")
 
 

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import contextlib
 import json
 import os
@@ -48,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 import websockets  # noqa: E402
 
 from bench.processes import cpu_seconds, peak_memory_mb, reap  # noqa: E402
+from bench.raw_websocket import RawWebSocket  # noqa: E402
 from tests.e2e.server import Server  # noqa: E402
 
 NAMES = ["bench1", "bench2", "bench3", "bench4", "bench5"]
@@ -108,44 +108,23 @@ async def idle_listeners(ws_url: str, n: int, client: str) -> None:
         print(len(counts), min(counts, default=0), max(counts, default=0), flush=True)
 
 
-class _RawListener(asyncio.Protocol):
+class _RawListener(RawWebSocket):
     """A WebSocket client that only counts what comes after the handshake."""
 
     def __init__(self) -> None:
         self.received = 0
         self.closed = False
-        self.head = b""
 
     async def open(self, stack: contextlib.AsyncExitStack, host: str, port: int) -> None:
-        loop = asyncio.get_running_loop()
-        self.opened = loop.create_future()
-        transport, _ = await loop.create_connection(lambda: self, host, port)
+        transport = await self.connect(host, port)
         stack.callback(transport.close)
-        key = base64.b64encode(os.urandom(16)).decode()
-        transport.write(
-            f"GET / HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
-            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
-        )
 
-    def data_received(self, data: bytes) -> None:
-        if self.opened.done():
-            self.received += len(data)
-            return
-        self.head += data
-        end = self.head.find(b"\r\n\r\n")
-        if end < 0:
-            return
-        if not self.head.startswith(b"HTTP/1.1 101"):
-            self.opened.set_exception(RuntimeError(self.head[:end].decode(errors="replace")))
-            return
-        self.received = len(self.head) - end - 4
-        self.opened.set_result(None)
+    def after_handshake(self, data: bytes) -> None:
+        self.received += len(data)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
-        if not self.opened.done():
-            self.opened.set_exception(ConnectionError("closed during the handshake"))
+        super().connection_lost(exc)
 
 
 class _AiohttpListener:
