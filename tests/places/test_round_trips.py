@@ -54,6 +54,18 @@ def running(make_place) -> int:
     return place.id
 
 
+@pytest.fixture
+def counted(make_place, monkeypatch) -> int:
+    """A running place whose posts' transactions alone are counted: what the events'
+    delivery does after commit is not their cost (a relay or sequencer left by an
+    earlier test may read the log), and no turn times out, however slow the run."""
+    monkeypatch.setattr(broadcast, "send_events", lambda place_id, batch: None)
+    place_id = make_place(pace=0, time_limit=3600).id
+    services.start_place(place_id)
+    seats_of(place_id)  # kept per process once the place runs, as in the server
+    return place_id
+
+
 def only_on_postgresql() -> None:
     if connection.vendor != "postgresql":
         pytest.skip("round trips and the BEGIN carried by the lock are PostgreSQL's")
@@ -66,14 +78,9 @@ def most_spent(proxy, before: list[int]) -> int:
     return max(n - (before[i] if i < len(before) else 0) for i, n in enumerate(after))
 
 
-def test_a_post_is_two_round_trips_on_postgresql(make_place, monkeypatch):
+def test_a_post_is_two_round_trips_on_postgresql(counted):
     only_on_postgresql()
-    # the transaction alone: what the events' delivery does after commit is not its cost
-    # (a relay or sequencer left by an earlier test may read the log)
-    monkeypatch.setattr(broadcast, "send_events", lambda place_id, batch: None)
-    running = make_place(pace=0, time_limit=3600).id  # no timeout, however slow the run
-    services.start_place(running)
-    seats_of(running)  # kept per process once the place runs, as in the server
+    running = counted
     post_a_move(running)  # the first one may read more (a game's first turn)
     turns_before = Turn.objects.filter(game__place_id=running).count()
     statements: list[str] = []
@@ -101,12 +108,10 @@ def test_a_post_is_two_round_trips_on_postgresql(make_place, monkeypatch):
     )
 
 
-def test_a_post_over_a_socket_is_two_round_trips_with_its_session_check(make_place, monkeypatch):
+def test_a_post_over_a_socket_is_two_round_trips_with_its_session_check(counted):
     """The session's check rides with the place's lock (``sessions.Unchanged``)."""
     only_on_postgresql()
-    monkeypatch.setattr(broadcast, "send_events", lambda place_id, batch: None)
-    running = make_place(pace=0, time_limit=3600).id
-    services.start_place(running)
+    running = counted
     state = state_of(Place.objects.get(pk=running))
     player = seats_of(running)[state.game.turn]
     client = Client(HTTP_HOST="127.0.0.1")
@@ -131,24 +136,22 @@ def test_a_post_over_a_socket_is_two_round_trips_with_its_session_check(make_pla
 
 
 def prepared_here() -> set[str]:
+    """The names of this session's prepared statements of ours."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT name FROM pg_prepared_statements")
+        cursor.execute("SELECT name FROM pg_prepared_statements WHERE name LIKE 'daihinmin_%%'")
         return {name for (name,) in cursor.fetchall()}
 
 
-def test_a_database_session_prepares_each_statement_once(make_place, monkeypatch):
+def test_a_database_session_prepares_each_statement_once(counted):
     """The first post on a session prepares its statements, one round trip each; later
     posts execute them, a rollback between them undoes no PREPARE, and a new session
     (the pool's next connection) prepares its own."""
     only_on_postgresql()
-    monkeypatch.setattr(broadcast, "send_events", lambda place_id, batch: None)
-    running = make_place(pace=0, time_limit=3600).id
-    services.start_place(running)
-    seats_of(running)
+    running = counted
     for _session in range(2):
         with counting(connection) as proxy:
             connection.ensure_connection()
-            assert not {n for n in prepared_here() if n.startswith("daihinmin_")}
+            assert not prepared_here()
             spent = []
             for seed in range(3):
                 before = list(proxy.by_connection)
@@ -160,7 +163,7 @@ def test_a_database_session_prepares_each_statement_once(make_place, monkeypatch
                         rows.lock(Place, running)
                         with connection.cursor() as cursor:
                             cursor.execute("SELECT 1 / 0")
-            ours = {n for n in prepared_here() if n.startswith("daihinmin_")}
+            ours = prepared_here()
         # a post: the ORM's read of the state, then BEGIN + lock, and writes + COMMIT; the
         # first one also prepares each of its statements (lock, settle, open, save, log)
         assert len(ours) >= 5, ours
@@ -198,19 +201,16 @@ def test_a_session_whose_statements_are_gone_prepares_them_again(running):
     assert lock in prepared_here()
 
 
-def test_without_prepared_statements_a_post_sends_its_sql(make_place, monkeypatch, settings):
+def test_without_prepared_statements_a_post_sends_its_sql(counted, settings):
     only_on_postgresql()
     settings.DATABASE_PREPARED_STATEMENTS = False  # behind a transaction pooler
-    monkeypatch.setattr(broadcast, "send_events", lambda place_id, batch: None)
-    running = make_place(pace=0, time_limit=3600).id
-    services.start_place(running)
-    seats_of(running)
+    running = counted
     with counting(connection) as proxy:
         connection.ensure_connection()
         before = list(proxy.by_connection)
         post_a_move(running)
         spent = most_spent(proxy, before)
-        assert not {n for n in prepared_here() if n.startswith("daihinmin_")}
+        assert not prepared_here()
     assert spent == 3  # the ORM's read of the state, then BEGIN + lock, writes + COMMIT
 
 
