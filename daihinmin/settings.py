@@ -310,14 +310,16 @@ WS_MAX_SOCKETS_PER_ADDRESS = int(env_str("WS_MAX_SOCKETS_PER_ADDRESS", "64"))
 # before the socket is dropped (places/realtime/consumers.py): 1 MiB, thousands of events.
 WS_MAX_BUFFERED_BYTES = int(env_str("WS_MAX_BUFFERED_BYTES", str(1 << 20)))
 # How long a stream's frames wait at least to leave together (places/realtime/frames.py):
-# the live pages' (ws/places/ID/live/); the every-place stream's (ws://HOST/), 0 since 2011
-# bots read their turns there. A player's socket (ws/places/ID/) never waits.
-WS_LIVE_FLUSH_SECONDS = float(env_str("WS_LIVE_FLUSH_SECONDS", "0.05"))
+# the live pages' (ws/places/ID/live/: a tenth of a second is nothing to an eye, and half
+# the writes of 0.05); the every-place stream's (ws://HOST/), 0 since 2011 bots read their
+# turns there. A player's socket (ws/places/ID/) never waits.
+WS_LIVE_FLUSH_SECONDS = float(env_str("WS_LIVE_FLUSH_SECONDS", "0.1"))
 WS_FIREHOSE_FLUSH_SECONDS = float(env_str("WS_FIREHOSE_FLUSH_SECONDS", "0"))
 # The share of the server's time that writing to spectators may take: a flush that took t
 # seconds is followed by the next no sooner than t * (1 / share - 1) later, so a crowd
-# gets its events in fewer, larger writes and a few sockets get them at once.
-WS_FLUSH_SHARE = float(env_str("WS_FLUSH_SHARE", "0.1"))
+# gets its events in fewer, larger writes and a few sockets get them at once. Each write
+# costs about as much again outside the server (nginx relays it, the client reads it).
+WS_FLUSH_SHARE = float(env_str("WS_FLUSH_SHARE", "0.05"))
 
 # --- The dealer ---------------------------------------------------------------
 

@@ -387,7 +387,7 @@ class LiveConsumer(Socket):
         await self.accept()
 
     frame_kind = "live"
-    flush_setting = "WS_LIVE_FLUSH_SECONDS"  # pages: a few hundredths of a second are nothing
+    flush_setting = "WS_LIVE_FLUSH_SECONDS"  # pages: a tenth of a second is nothing to an eye
 
     @staticmethod
     def frame_text(message: dict) -> str:
