@@ -11,7 +11,8 @@ own, two in the default deals, are counted apart), events lost,
 duplicated and out of order (the live streams against the event log; the
 every-place stream by count), peak memory per server process, the CPU seconds each
 part took while the places ran (the servers, nginx, PostgreSQL, Redis, the bots, the
-spectators: all on the same cores) and what each server process's ``/metrics`` saw
+spectators: all on the same cores; their total over the bots' own, a figure that drifts
+less with the machine's speed) and what each server process's ``/metrics`` saw
 (the relay's delay, the event loop's lag, events read back from the log); then the
 ratio of two processes to one, and one line:
 
@@ -498,7 +499,9 @@ def show(r: dict) -> None:
         f"     CPU seconds while the places ran ({os.cpu_count() * r['wall']:.0f} on "
         f"{os.cpu_count()} cores): {parts}; "
         f"total {sum(cpu.values()):.1f}; the servers' CPU a turn "
-        f"{cpu['servers'] * 1000 / r['turns']:.2f} ms",
+        f"{cpu['servers'] * 1000 / r['turns']:.2f} ms; all parts per second of the bots' "
+        f"{sum(cpu.values()) / cpu['bots']:.2f} (the bots' work is the same in every run: "
+        "comparable across hours, when the machine's speed drifts)",
         flush=True,
     )
     for i, figures in enumerate(r["figures"], 1):
