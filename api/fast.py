@@ -6,7 +6,7 @@ the close checkpoints the WAL. For a bot's ``post_cards`` or ``get_hand`` that
 costs more than the move itself. The routes the protocol table marks ``hot``
 (``api/protocol.py``) are therefore handed to the same Django, with the same
 middlewares, URL resolver, views and error rendering, run on the database
-thread of the sockets (``places.realtime.db_thread``), whose connection is kept.
+threads of the sockets (``places.realtime.db_thread``), whose connections are kept.
 Nothing is written twice here: every check Django makes (``ALLOWED_HOSTS`` first,
 then the middlewares', the session and its auth hash, the same-site check, the
 body's reading) is made by Django's own code.

@@ -313,7 +313,7 @@ async def _renew_loop(layer, channel: str) -> None:
 
 
 async def _read_log(place_id: int, first: int, last: int) -> list[tuple[int, str]]:
-    events = await db_thread.run(log.events_between, place_id, first, last)
+    events = await db_thread.run(log.events_between, place_id, first, last, place=place_id)
     metrics.EVENTS_FILLED.inc(len(events))
     return events
 

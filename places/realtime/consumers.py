@@ -327,7 +327,7 @@ class PlaceConsumer(Socket):
         if not self.scope.get("session_key"):  # answered here: no work for the database thread
             return _refusal(action, errors.NOT_LOGGED_IN)
         try:
-            return await db_thread.run(self._act, action, request)
+            return await db_thread.run(self._act, action, request, place=self.place_id)
         except Exception:
             logger.exception("place %s: answering %s failed", self.place_id, action)
             return _refusal(action, errors.SERVER_ERROR)

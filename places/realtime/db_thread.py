@@ -1,21 +1,25 @@
-"""One thread that does the database work of the sockets and of the bots' hot requests,
-on a connection it keeps.
+"""A few threads that do the database work of the sockets and of the bots' hot requests,
+each on a connection it keeps.
 
 Django opens and closes a database connection around every
 ``database_sync_to_async`` call and every request; opening costs more than a
 whole turn, and on SQLite closing the last connection to a WAL database
-checkpoints it. This thread keeps its connection for the life of the process
-(closing it only when it broke), and one thread in turn keeps the order of a
-socket's actions. ``api/fast.py`` runs the bots' hot requests here, through
-Django's own request cycle.
+checkpoints it. These threads keep their connections for the life of the process
+(closing one only when it broke). A place's work always goes to the same thread, so
+that thread keeps the order of the actions of its sockets; ``api/fast.py`` runs the
+bots' hot requests on them, through Django's own request cycle. There are
+``DB_THREADS`` of them: on PostgreSQL two by default, so that one thread's Python
+runs while another's turn waits for the database (one thread left the process
+waiting on its round trips); on SQLite one, its single writer.
 
-Tests that wrap each test in a transaction switch it off
+Tests that wrap each test in a transaction switch them off
 (``settings.DB_THREAD = False``): the work then runs where it is called.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
@@ -26,11 +30,24 @@ from django.db import connections
 
 T = TypeVar("T")
 
-_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-thread")
+_executors: list[ThreadPoolExecutor] = []
+#: Whose turn it is among the threads, for work of no particular place.
+_next = itertools.count()
 
 
 def _enabled() -> bool:
     return getattr(settings, "DB_THREAD", True)
+
+
+def _executor(place: int | None) -> ThreadPoolExecutor:
+    """The thread of a place's work (any, in turn, for work of none)."""
+    if not _executors:
+        _executors.extend(
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"db-thread-{i}")
+            for i in range(max(1, settings.DB_THREADS))
+        )
+    index = next(_next) if place is None else place
+    return _executors[index % len(_executors)]
 
 
 def _run(fn: Callable[..., T], args: tuple, kwargs: dict) -> T:
@@ -58,8 +75,9 @@ def _drop_broken_connections() -> None:
                 connection.close()  # the next job connects afresh
 
 
-async def run(fn: Callable[..., T], *args, **kwargs) -> T:
-    """Run ``fn`` on the database thread and wait for it without blocking the loop."""
+async def run(fn: Callable[..., T], *args, place: int | None = None, **kwargs) -> T:
+    """Run ``fn`` on a database thread (``place``'s, if given) and wait for it without
+    blocking the loop."""
     if not _enabled():
         return await database_sync_to_async(fn)(*args, **kwargs)
-    return await asyncio.wrap_future(_executor.submit(_run, fn, args, kwargs))
+    return await asyncio.wrap_future(_executor(place).submit(_run, fn, args, kwargs))
