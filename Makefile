@@ -4,6 +4,7 @@ PYTHON_SYSTEM ?= python3
 VENV          := .venv
 PY            := $(VENV)/bin/python
 STAMP         := $(VENV)/.installed
+DEV_STAMP     := $(VENV)/.installed-dev
 HOST          ?= 127.0.0.1
 PORT          ?= 8000
 PYTEST_ARGS   ?=
@@ -22,9 +23,15 @@ help:
 	@echo "make bench   the benchmarks that print figures (engine, turn, place; see docs/benchmarks.md)"
 	@echo "make clean   remove .venv and db.sqlite3"
 
+# The runtime set (requirements.txt) for the server; the tests' and tools' set on top of it
+# (requirements-dev.txt) only for the targets that need it.
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON_SYSTEM) -m venv $(VENV)
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
+	touch $@
+
+$(DEV_STAMP): $(STAMP) requirements-dev.txt
+	$(PY) -m pip install --disable-pip-version-check -q -r requirements-dev.txt
 	touch $@
 
 venv: $(STAMP)
@@ -43,16 +50,16 @@ serve: $(STAMP)
 serve-prod: $(STAMP)
 	$(PY) deploy/serve_prod.py --processes $(PROCESSES) --listen $(HOST):$(PORT)
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(PY) -m ruff check .
 
 # The tests' events and counts go under a prefix of their own on a shared Redis: a
 # concurrent run on the same Redis is not heard (REDIS_PREFIX, docs/operations.md).
-test: $(STAMP)
+test: $(DEV_STAMP)
 	$(PY) -m ruff check .
 	DEBUG=1 REDIS_PREFIX=$${REDIS_PREFIX:-test-$$$$} $(PY) -m pytest $(PYTEST_ARGS)
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	$(PY) bench/engine.py
 	$(PY) bench/turn.py
 	$(PY) bench/place.py --db sqlite
