@@ -36,6 +36,7 @@ from string import Template
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "deploy" / "nginx" / "daihinmin.conf"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+CHECK_SECONDS = 3  # how long each prerequisite may take to answer before it counts as missing
 
 MAIN = """\
 # made by deploy/serve_prod.py: nginx in the foreground, everything under one folder
@@ -77,6 +78,47 @@ def production_env(base: dict[str, str]) -> dict[str, str]:
     return env
 
 
+def missing_prerequisite(env: dict[str, str], nginx: str) -> str | None:
+    """What stops the server from starting, in one line, or None.
+
+    Checked before anything starts, each within seconds: without it a missing database
+    showed as a dozen pool warnings over half a minute and two stacked tracebacks.
+    """
+    if not (Path(nginx).is_file() and os.access(nginx, os.X_OK)):
+        return f"nginx not found at {nginx} (Debian: apt-get install nginx; or set NGINX)"
+    if env.get("REDIS_URL"):
+        import redis
+
+        client = redis.Redis.from_url(
+            env["REDIS_URL"], socket_connect_timeout=CHECK_SECONDS, socket_timeout=CHECK_SECONDS
+        )
+        try:
+            client.ping()
+        except redis.RedisError as error:
+            return f"Redis at REDIS_URL does not answer ({error})"
+        finally:
+            client.close()
+    if env.get("DATABASE_URL"):
+        import dj_database_url
+        import psycopg
+
+        db = dj_database_url.parse(env["DATABASE_URL"])
+        where = f"PostgreSQL database {db['NAME']!r} at {db['HOST'] or 'the local socket'}"
+        try:
+            psycopg.connect(
+                host=db["HOST"] or None,
+                port=db["PORT"] or None,
+                dbname=db["NAME"],
+                user=db["USER"] or None,
+                password=db["PASSWORD"] or None,
+                connect_timeout=CHECK_SECONDS,
+            ).close()
+        except psycopg.Error as error:
+            reason = " ".join(str(error).split())
+            return f"{where} cannot be reached ({reason})"
+    return None
+
+
 def wait_for(url: str, processes: list[subprocess.Popen], seconds: float = 60) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -99,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first-port", type=int, default=8001, help="the first process's port")
     parser.add_argument("--run-dir", type=Path, help="nginx's pid, logs and temporary files")
     parser.add_argument("--nginx-site", action="store_true", help="print the site and exit")
+    parser.add_argument(
+        "--nginx", default=os.environ.get("NGINX", NGINX), help=f"nginx's binary (default {NGINX})"
+    )
     args = parser.parse_args(argv)
     ports = [args.first_port + i for i in range(args.processes)]
     static_root = ROOT / "staticfiles"
@@ -109,6 +154,10 @@ def main(argv: list[str] | None = None) -> int:
         print(
             "serve_prod: several processes meet only through Redis: set REDIS_URL", file=sys.stderr
         )
+        return 2
+    problem = missing_prerequisite(dict(os.environ), args.nginx)
+    if problem:
+        print(f"serve_prod: cannot start: {problem}", file=sys.stderr)
         return 2
     env = production_env(dict(os.environ))
     python = sys.executable
@@ -142,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for port in ports:
             wait_for(f"http://127.0.0.1:{port}/healthz", list(servers.values()))
-        nginx = subprocess.Popen([NGINX, "-c", str(run / "nginx.conf"), "-g", "daemon off;"])
+        nginx = subprocess.Popen([args.nginx, "-c", str(run / "nginx.conf"), "-g", "daemon off;"])
         wait_for(f"http://{args.listen}/healthz", [nginx])
         print(f"serve_prod: http://{args.listen}/ on {len(ports)} processes ({run})", flush=True)
         while not stopping and nginx.poll() is None:
