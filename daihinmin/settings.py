@@ -286,7 +286,10 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # every line about a place says which, with its game and turn (places/logs.py)
-    "filters": {"ids": {"()": "places.logs.Ids"}},
+    "filters": {
+        "ids": {"()": "places.logs.Ids"},
+        "without_traceback": {"()": "places.logs.WithoutTraceback"},
+    },
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(about)s%(message)s"},
     },
@@ -296,6 +299,8 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": "INFO"},
     "loggers": {
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        # a bad Host is one line, not Django's 30-line traceback (places/logs.py)
+        "django.security.DisallowedHost": {"filters": ["without_traceback"]},
     },
 }
 

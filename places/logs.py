@@ -70,3 +70,17 @@ class Ids(logging.Filter):
         ids = _current.get()
         record.about = "" if ids is None else str(ids)
         return True
+
+
+class WithoutTraceback(logging.Filter):
+    """Logs an expected refusal as its one line, without the exception's traceback.
+
+    Django logs a request with a ``Host`` not in ``ALLOWED_HOSTS`` with the whole
+    traceback of its ``DisallowedHost``: 30 lines of the framework's own frames for each
+    probe of the internet's scanners, which says nothing the message does not.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.exc_info = None
+        record.exc_text = None
+        return True

@@ -91,3 +91,21 @@ def test_scopes_nest_and_end():
     assert logs._current.get() is None
     logs.note(place=1)  # outside any scope: nothing kept
     assert logs._current.get() is None
+
+
+def test_a_request_with_a_bad_host_is_one_log_line(client, settings):
+    """A scanner's bad ``Host`` is logged as one line, not a 30-line traceback."""
+    settings.DEBUG = False
+    settings.ALLOWED_HOSTS = ["daihinmin.example"]
+    handler = Lines()
+    django_logger = logging.getLogger("django")  # the console's logger; it does not propagate
+    django_logger.addHandler(handler)
+    try:
+        response = client.get("/", HTTP_HOST="evil.example")
+    finally:
+        django_logger.removeHandler(handler)
+    assert response.status_code == 400
+    refused = [line for line in handler.lines if "evil.example" in line]
+    assert len(refused) == 1
+    assert "\n" not in refused[0] and "Traceback" not in refused[0]
+    assert "django.security.DisallowedHost" in refused[0]
