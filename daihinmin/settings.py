@@ -214,6 +214,11 @@ LOGIN_URL = "/login"
 # browsers from sending it on another site's POSTs; api/security.py also refuses
 # unsafe requests whose Origin or Referer names another host.
 SESSION_COOKIE_SAMESITE = "Lax"
+# Behind TLS (nginx with a certificate: docs/production.md), HTTPS=1 keeps the session
+# and CSRF cookies off plain HTTP. daphne's --proxy-headers takes the scheme from nginx's
+# X-Forwarded-Proto, so Django sees https:// requests and wss:// sockets as such.
+HTTPS = env_bool("HTTPS", default=False)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
 
 # Django's database sessions and model backend, with the row each request reads
 # fetched by SQL built once (daihinmin/auth.py): a bot's session is read every turn.

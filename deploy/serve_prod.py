@@ -25,6 +25,7 @@ import os
 import secrets
 import shutil
 import signal
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -60,12 +61,47 @@ http {
 """
 
 
-def nginx_site(ports: list[int], listen: str, static_root: Path) -> str:
-    """The site of ``deploy/nginx/daihinmin.conf`` for these server processes."""
+TLS = """\
+    ssl_certificate $certificate;
+    ssl_certificate_key $key;
+    ssl_protocols TLSv1.2 TLSv1.3;
+    ssl_session_cache shared:daihinmin_tls:10m;
+    add_header Strict-Transport-Security "max-age=31536000" always;
+"""
+# With TLS, plain HTTP only sends browsers and bots to https:// (a bot must then use wss://).
+TO_HTTPS = """
+server {
+    listen $port;
+    server_name _;
+    return 301 https://$$host$$request_uri;
+}
+"""
+
+
+def nginx_site(
+    ports: list[int],
+    listen: str,
+    static_root: Path,
+    tls: tuple[Path, Path] | None = None,
+    plain_port: int | None = None,
+) -> str:
+    """The site of ``deploy/nginx/daihinmin.conf`` for these server processes.
+
+    With ``tls`` (certificate, key) the site listens with TLS on ``listen`` (https://,
+    wss://) and, given ``plain_port``, sends plain HTTP there to https://.
+    """
     upstreams = "\n".join(f"    server 127.0.0.1:{p} max_fails=0;" for p in ports)
-    return Template(SITE.read_text()).substitute(
-        upstreams=upstreams, listen=listen, static_root=str(static_root)
+    tls_lines, redirect = "", ""
+    if tls is not None:
+        certificate, key = tls
+        listen = f"{listen} ssl"
+        tls_lines = Template(TLS).substitute(certificate=certificate, key=key)
+        if plain_port is not None:
+            redirect = Template(TO_HTTPS).substitute(port=plain_port)
+    site = Template(SITE.read_text()).substitute(
+        upstreams=upstreams, listen=listen, static_root=str(static_root), tls=tls_lines
     )
+    return site + redirect
 
 
 def production_env(base: dict[str, str]) -> dict[str, str]:
@@ -103,6 +139,8 @@ def missing_prerequisite(env: dict[str, str], nginx: str) -> str | None:
         import psycopg
 
         db = dj_database_url.parse(env["DATABASE_URL"])
+        if "postgresql" not in db["ENGINE"]:
+            return None  # a SQLite file: the migration makes it
         where = f"PostgreSQL database {db['NAME']!r} at {db['HOST'] or 'the local socket'}"
         try:
             psycopg.connect(
@@ -121,9 +159,11 @@ def missing_prerequisite(env: dict[str, str], nginx: str) -> str | None:
 
 def wait_for(url: str, processes: list[subprocess.Popen], seconds: float = 60) -> None:
     deadline = time.monotonic() + seconds
+    # only whether it answers: the certificate may be one the machine does not trust yet
+    context = ssl._create_unverified_context() if url.startswith("https:") else None
     while time.monotonic() < deadline:
         try:
-            with urllib.request.urlopen(url, timeout=1) as response:
+            with urllib.request.urlopen(url, timeout=1, context=context) as response:
                 if response.status == 200:
                     return
         except OSError:
@@ -141,14 +181,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first-port", type=int, default=8001, help="the first process's port")
     parser.add_argument("--run-dir", type=Path, help="nginx's pid, logs and temporary files")
     parser.add_argument("--nginx-site", action="store_true", help="print the site and exit")
+    parser.add_argument("--tls-certificate", type=Path, help="serve https:// and wss://")
+    parser.add_argument("--tls-key", type=Path, help="the certificate's private key")
+    parser.add_argument(
+        "--plain-port", type=int, default=80, help="with --nginx-site and TLS: redirects to https"
+    )
     parser.add_argument(
         "--nginx", default=os.environ.get("NGINX", NGINX), help=f"nginx's binary (default {NGINX})"
     )
     args = parser.parse_args(argv)
     ports = [args.first_port + i for i in range(args.processes)]
     static_root = ROOT / "staticfiles"
+    if bool(args.tls_certificate) != bool(args.tls_key):
+        parser.error("--tls-certificate and --tls-key go together")
+    tls = (args.tls_certificate, args.tls_key) if args.tls_certificate else None
     if args.nginx_site:
-        print(nginx_site(ports, args.listen, static_root), end="")
+        print(nginx_site(ports, args.listen, static_root, tls, args.plain_port), end="")
         return 0
     if args.processes > 1 and not os.environ.get("REDIS_URL"):
         print(
@@ -166,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
 
     run = args.run_dir or Path(tempfile.mkdtemp(prefix="daihinmin-nginx-"))
     run.mkdir(parents=True, exist_ok=True)
-    (run / "site.conf").write_text(nginx_site(ports, args.listen, static_root))
+    (run / "site.conf").write_text(nginx_site(ports, args.listen, static_root, tls))
     user = "user root;" if os.geteuid() == 0 else ""  # workers that can read the checkout
     (run / "nginx.conf").write_text(Template(MAIN).substitute(run=str(run), user=user))
 
@@ -192,8 +240,9 @@ def main(argv: list[str] | None = None) -> int:
         for port in ports:
             wait_for(f"http://127.0.0.1:{port}/healthz", list(servers.values()))
         nginx = subprocess.Popen([args.nginx, "-c", str(run / "nginx.conf"), "-g", "daemon off;"])
-        wait_for(f"http://{args.listen}/healthz", [nginx])
-        print(f"serve_prod: http://{args.listen}/ on {len(ports)} processes ({run})", flush=True)
+        scheme = "https" if tls else "http"
+        wait_for(f"{scheme}://{args.listen}/healthz", [nginx])
+        print(f"serve_prod: {scheme}://{args.listen}/ on {len(ports)} processes ({run})", flush=True)
         while not stopping and nginx.poll() is None:
             for port, process in servers.items():
                 if process.poll() is not None:  # as systemd's Restart=always would

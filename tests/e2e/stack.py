@@ -45,14 +45,22 @@ def _free(port: int) -> bool:
 class Stack:
     """nginx on ``url`` in front of ``processes`` server processes on ``ports``."""
 
-    def __init__(self, server: Server, processes: int = 2, **env: str):
+    def __init__(
+        self,
+        server: Server,
+        processes: int = 2,
+        tls: tuple[Path, Path] | None = None,
+        **env: str,
+    ):
+        """``tls``: a certificate and its key, for nginx to serve https:// and wss://."""
         require_nginx()
         self.server = server
         listen = free_port()
         first = free_ports(processes)
         self.ports = [first + i for i in range(processes)]
-        self.url = f"http://127.0.0.1:{listen}"
-        self.ws_url = f"ws://127.0.0.1:{listen}"
+        secure = "s" if tls else ""
+        self.url = f"http{secure}://127.0.0.1:{listen}"
+        self.ws_url = f"ws{secure}://127.0.0.1:{listen}"
         self.env = {
             **server.env,
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
@@ -65,11 +73,13 @@ class Stack:
         command += ["--listen", f"127.0.0.1:{listen}", "--first-port", str(first)]
         self.run_dir = server.workdir / "nginx"
         command += ["--run-dir", str(self.run_dir)]
+        if tls:
+            command += ["--tls-certificate", str(tls[0]), "--tls-key", str(tls[1])]
         self.process = subprocess.Popen(
             command, cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT
         )
         deadline = time.monotonic() + 90
-        while "serve_prod: http" not in self.log_path.read_text(errors="replace"):
+        while f"serve_prod: {self.url}" not in self.log_path.read_text(errors="replace"):
             if self.process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"serve_prod did not come up: see {self.log_path}")
             time.sleep(0.2)
