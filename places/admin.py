@@ -18,6 +18,7 @@ from django.http import HttpRequest, HttpResponseNotAllowed, HttpResponseRedirec
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from places import services
 from places.errors import Refused
@@ -125,11 +126,26 @@ def _names(formset: SeatsFormSet) -> list[str]:
     return [u.get_username() for u in formset.seated_users()]
 
 
+class TournamentTableFilter(admin.SimpleListFilter):
+    """Places apart from tournaments' tables: one tournament may hold hundreds of them."""
+
+    title = _("tournament")
+    parameter_name = "in_tournament"
+
+    def lookups(self, request, model_admin):
+        return (("yes", _("tables of a tournament")), ("no", _("places of their own")))
+
+    def queryset(self, request, queryset):
+        if self.value() in ("yes", "no"):
+            return queryset.filter(tournament__isnull=self.value() == "no")
+        return queryset
+
+
 @admin.register(Place)
 class PlaceAdmin(admin.ModelAdmin):
     inlines = (PlayerInline,)
     list_display = ("title", "state", "games", "pace_display", "time_limit", "created_at")
-    list_filter = ("state",)
+    list_filter = ("state", "rated", TournamentTableFilter, "duplicate_deals")
     search_fields = ("title", "players__user__username", "=id")
     date_hierarchy = "created_at"
     actions = ("start", "next_step")
@@ -357,7 +373,8 @@ class TournamentAdmin(admin.ModelAdmin):
     """Tournaments are made (with all their places) and started through the services."""
 
     list_display = ("title", "format", "state", "entrant_count", "places_done", "created_at")
-    list_filter = ("state", "format")
+    list_filter = ("state", "format", "rated")
+    date_hierarchy = "created_at"
     search_fields = ("title", "=id")
     actions = ("start",)
     readonly_fields = ("state", "pages", "entrant_list", "created_at", "started_at", "finished_at")

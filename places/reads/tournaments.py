@@ -14,11 +14,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.core.cache import cache
+from django.core.paginator import Page, Paginator
 from django.db.models import Count, Q
 
 from bots.stats import bootstrap_interval
 from places.engine.place import points_for
 from places.models import PLAYERS_PER_PLACE, Entrant, Game, Place, Player, Rank, Tournament
+from places.reads.lists import games_finished_by_tournament
 
 
 @dataclass(frozen=True)
@@ -222,10 +224,75 @@ def _standings(tournament_id: int) -> list[Standing]:
     return rows
 
 
-def tournaments() -> list[dict]:
-    """Every tournament, newest first, for the list page."""
-    return list(
-        Tournament.objects.annotate(entrant_count=Count("entrants", distinct=True))
-        .order_by("-id")
-        .values("id", "title", "format", "state", "entrant_count", "created_at")
-    )
+@dataclass(frozen=True)
+class TournamentSummary:
+    """A tournament as the list page shows it: state, dates, games, and who leads or won."""
+
+    id: int
+    title: str
+    format: str
+    state: str
+    entrant_count: int
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    games_finished: int
+    games_total: int
+    leader: str | None  # best points per game so far (as the standings sort); the winner at the end
+
+
+#: Tournaments the list page shows a page.
+TOURNAMENTS_PAGE_SIZE = 25
+
+
+def tournaments(page: str | None = None) -> Page:
+    """A page of every tournament, newest first (a bad page number gives the nearest)."""
+    found = Tournament.objects.annotate(
+        entrant_count=Count("entrants", distinct=True),
+        table_count=Count("places", distinct=True),
+    ).order_by("-id")
+    tournament_page = Paginator(found, TOURNAMENTS_PAGE_SIZE).get_page(page)
+    rows = list(tournament_page.object_list)
+    ids = [t.id for t in rows]
+    done = games_finished_by_tournament(ids)
+    leaders = _leaders(ids)
+    tournament_page.object_list = [
+        TournamentSummary(
+            id=t.id,
+            title=t.title,
+            format=t.format,
+            state=t.state,
+            entrant_count=t.entrant_count,
+            created_at=t.created_at,
+            started_at=t.started_at,
+            finished_at=t.finished_at,
+            games_finished=done.get(t.id, 0),
+            games_total=t.game_count * t.table_count,
+            leader=leaders.get(t.id),
+        )
+        for t in rows
+    ]
+    return tournament_page
+
+
+def _leaders(ids: list[int]) -> dict[int, str]:
+    """Each tournament's leader by points per game, ties by name, as :func:`standings` sorts.
+
+    One query over the ranks of all of them; no bootstrap (that is the standings' page).
+    """
+    games: dict[tuple[int, str], int] = defaultdict(int)
+    points: dict[tuple[int, str], int] = defaultdict(int)
+    for tournament_id, name, rank, n in (
+        Rank.objects.filter(game__place__tournament_id__in=ids, game__status=Game.FINISHED)
+        .values_list("game__place__tournament_id", "player__user__username", "rank")
+        .annotate(n=Count("id"))
+        .order_by()
+    ):
+        games[tournament_id, name] += n
+        points[tournament_id, name] += n * points_for(rank, PLAYERS_PER_PLACE)
+    best: dict[int, tuple[float, str]] = {}
+    for (tournament_id, name), n in games.items():
+        key = (-points[tournament_id, name] / n, name)
+        if tournament_id not in best or key < best[tournament_id]:
+            best[tournament_id] = key
+    return {tournament_id: name for tournament_id, (_, name) in best.items()}

@@ -38,7 +38,21 @@ def _is_staff(request: HttpRequest) -> bool:
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"title": "daihinmin", "lists": lists.home_lists()})
+    found = lists.home_lists({state: request.GET.get(state, "") for state in lists.STATES})
+    for place_list in found.places.values():
+        page = place_list.page
+        if page.has_previous():
+            place_list.previous_url = _with_page(request, place_list.state, page.number - 1)
+        if page.has_next():
+            place_list.next_url = _with_page(request, place_list.state, page.number + 1)
+    return render(request, "home.html", {"title": "daihinmin", "lists": found})
+
+
+def _with_page(request: HttpRequest, state: str, number: int) -> str:
+    """This page's address with one list on page ``number``, the others where they are."""
+    query = request.GET.copy()
+    query[state] = str(number)
+    return f"?{query.urlencode()}#{state}"
 
 
 @require_safe

@@ -46,7 +46,8 @@ def _found(tournament_id: str) -> reads.TournamentView:
 
 @require_safe
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    context = {"title": "Tournaments · daihinmin", "tournaments": reads.tournaments()}
+    page = reads.tournaments(request.GET.get("page"))
+    context = {"title": "Tournaments · daihinmin", "page": page, "tournaments": page.object_list}
     return render(request, "places/tournaments.html", context)
 
 

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from places import services
+from places.models import Place
+from places.reads.lists import PAGE_SIZE
+
 pytestmark = pytest.mark.django_db
 
 
@@ -65,3 +69,42 @@ def test_the_card_page_draws_54_faces_and_a_back(client, db):
     assert text.count("card-back") >= 1
     assert text.count('data-card="joker"') == 2
     assert 'data-card="2-3"' in text and 'aria-label="♥3"' in text
+
+
+def test_a_tournament_s_tables_are_grouped_under_it_not_listed_as_places(client, users):
+    names = ["alice", "bob", "charlie", "dave", "eve", "pat", "sam"]
+    t = services.create_tournament("Cup", names, game_count=2, seed="s", max_running=2)
+    services.start_tournament(t.id)
+    tables = list(Place.objects.filter(tournament=t).values_list("id", "state"))
+    assert len(tables) > 2 and any(state == "running" for _, state in tables)
+    text = client.get("/").content.decode()
+    for place_id, _state in tables:
+        assert f'data-place="{place_id}"' not in text
+    group = section(text, "tournaments")
+    assert f'data-tournament="{t.id}"' in group and f'href="/tournaments/{t.id}/"' in group
+    running = sum(state == "running" for _, state in tables)
+    assert f"{len(tables)} tables: {running} running, 0 finished" in group
+    assert f"0 of {2 * len(tables)} games played" in group
+
+
+def test_a_long_list_is_paged_and_paging_one_list_keeps_the_others(client, make_place):
+    waiting = [make_place(title=f"W{i}", start=False) for i in range(PAGE_SIZE + 5)]
+    running = make_place(title="Now")
+    first = client.get("/").content.decode()
+    shown = [p for p in waiting[::-1] if f'data-place="{p.id}"' in section(first, "waiting")]
+    assert shown == waiting[::-1][:PAGE_SIZE]  # newest first, one page
+    assert "Page 1 of 2" in section(first, "waiting")
+    assert 'href="?waiting=2#waiting"' in section(first, "waiting")
+    assert "Page 1 of" not in section(first, "running")  # one page: no pager
+
+    second = client.get("/?waiting=2&finished=7").content.decode()
+    rest = [p for p in waiting[::-1] if f'data-place="{p.id}"' in section(second, "waiting")]
+    assert rest == waiting[::-1][PAGE_SIZE:]
+    assert f'data-place="{running.id}"' in section(second, "running")
+    assert 'href="?waiting=1&amp;finished=7#waiting"' in section(second, "waiting")
+    # a page out of range or not a number: the nearest page, never an error
+    for query in ("?waiting=99", "?waiting=x", "?waiting=-1"):
+        assert client.get("/" + query).status_code == 200
+    assert f'data-place="{waiting[0].id}"' in section(
+        client.get("/?waiting=99").content.decode(), "waiting"
+    )

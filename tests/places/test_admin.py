@@ -115,6 +115,17 @@ def test_the_changelist_filters_by_state(admin_client, make_place):
     assert list(response.context["cl"].result_list) == [waiting]
 
 
+def test_the_changelist_filters_tournament_tables_apart(admin_client, make_place, more_users):
+    alone = make_place(pace=None)
+    names = list(Place.objects.get(pk=alone.id).players.values_list("user__username", flat=True))
+    cup = services.create_tournament("Cup", names, game_count=1)
+    tables = set(Place.objects.filter(tournament=cup))
+    response = admin_client.get(CHANGELIST, {"in_tournament": "no"})
+    assert list(response.context["cl"].result_list) == [alone]
+    response = admin_client.get(CHANGELIST, {"in_tournament": "yes"})
+    assert set(response.context["cl"].result_list) == tables and tables
+
+
 # -- adding a place ------------------------------------------------------------------------------
 
 

@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from places import services
-from places.models import Tournament
+from places.models import Place, Tournament
 from places.views.tournaments import CSV_HEADER
 
 from .test_tournaments import house_entrants, run
@@ -38,6 +38,40 @@ def test_the_tournament_page_shows_standings_tables_and_chart(client, finished):
     assert "tournament.js" not in html  # a finished tournament is not polled
     listing = client.get("/tournaments/").content.decode()
     assert f'href="/tournaments/{t.id}/"' in listing
+
+
+def test_the_list_shows_state_winner_dates_and_games(client, finished):
+    t, _names = finished
+    t.refresh_from_db()
+    winner = json.loads(client.get(f"/tournaments/{t.id}.json").content)["standings"][0]["name"]
+    waiting = services.create_tournament("Later", house_entrants(5), game_count=1)
+    listing = client.get("/tournaments/").content.decode()
+    row = listing.split(f'data-tournament="{t.id}"', 1)[1].split("</tr>", 1)[0]
+    assert "badge-finished" in row and 'data-games="12/12"' in row
+    assert f'href="/users/{winner}"' in row and "(leading)" not in row
+    assert f'datetime="{t.started_at.isoformat()}"' in row
+    assert f'datetime="{t.finished_at.isoformat()}"' in row
+    later = listing.split(f'data-tournament="{waiting.id}"', 1)[1].split("</tr>", 1)[0]
+    tables = Place.objects.filter(tournament=waiting).count()
+    assert "badge-waiting" in later and f'data-games="0/{tables}"' in later
+    assert 'class="winner"></td>' in later  # nobody leads before a game ends
+
+
+def test_the_list_is_paged(client):
+    from places.reads.tournaments import TOURNAMENTS_PAGE_SIZE
+
+    names = house_entrants(5)
+    made = [
+        services.create_tournament(f"T{i}", names, game_count=1)
+        for i in range(TOURNAMENTS_PAGE_SIZE + 2)
+    ]
+    first = client.get("/tournaments/").content.decode()
+    assert first.count("data-tournament=") == TOURNAMENTS_PAGE_SIZE
+    assert f'data-tournament="{made[-1].id}"' in first and 'href="?page=2"' in first
+    second = client.get("/tournaments/?page=2").content.decode()
+    assert second.count("data-tournament=") == 2
+    assert f'data-tournament="{made[0].id}"' in second
+    assert client.get("/tournaments/?page=zz").status_code == 200
 
 
 def test_the_json_and_csv_agree(client, finished):
