@@ -334,7 +334,7 @@ _DOCUMENTS = {
         CardSerializer(many=True),
         XML_HAND,
         "The player's hand, weakest first in the normal order, jokers last. "
-        'An empty hand is [] (XML: <nil-classes type="array"/>).',
+        'An empty hand is `[]` (XML: `<nil-classes type="array"/>`).',
     ),
     "get_initial_hand": (
         CardSerializer(many=True),
@@ -668,3 +668,113 @@ def described(route, prefix: str, fmt: str | None):
         attrs["authentication_classes"] = []
     cls = type(f"{route.view.__name__}_{label}", (route.view,), attrs)
     return extend_schema_view(**_spec(route, prefix, fmt))(cls)
+
+
+# -- one operation a route --------------------------------------------------------------------
+
+#: What each format is, in an operation's description.
+_FORMAT_TEXT = {
+    None: "no suffix: JSON, or for a route that also serves people a page or a redirect "
+    "unless `Accept` asks for JSON or XML",
+    JSON: "`.json`: JSON",
+    XML: "`.xml`: Rails 3 XML",
+}
+_NOT_FOUND = {
+    "description": "a format this route does not have",
+    "content": {HTML_TYPE: {"schema": _HTML_STRING}},
+}
+
+
+def one_operation_a_route(result: dict, generator, request, public) -> dict:
+    """drf-spectacular's postprocessing hook: one operation a route and method.
+
+    Each route is served at several paths (no suffix, ``.json``, ``.xml``; the documents
+    again under ``/operations/``): listed one by one they made 48 operations of 13 routes.
+    Here the formats become the alternatives of one operation, chosen by the ``{format}``
+    path parameter (its values those the route has), and the ``/operations/`` copies are
+    named in the description instead of repeated. ``/api/schema/?paths=each`` keeps every
+    path apart, for tools that want concrete paths (CI's fuzzer checks each of them).
+    """
+    from api import protocol  # the table imports the views, which this module's callers use
+
+    if request is not None and request.GET.get("paths") == "each":
+        return result
+    paths = result["paths"]
+    merged: dict[str, dict] = {}
+    for route in protocol.ROUTES:
+        members = route.paths()
+        prefix = "/" if "/" in route.prefixes else route.prefixes[0]
+        own = [(path, fmt) for path, p, fmt in members if p == prefix and path in paths]
+        aliases = sorted(path for path, p, _ in members if p != prefix)
+        templated = len(own) > 1
+        key = f"{prefix}{route.name}{{format}}" if templated else own[0][0]
+        methods = [m.lower() for m in route.methods if m.lower() in paths[own[0][0]]]
+        merged[key] = {
+            method: _merged(
+                route.name, method, [(fmt, paths[path][method]) for path, fmt in own], aliases,
+                templated,
+            )
+            for method in methods
+        }  # fmt: skip
+    result["paths"] = dict(sorted(merged.items()))
+    return result
+
+
+def _merged(
+    name: str,
+    method: str,
+    operations: list[tuple[str | None, dict]],
+    aliases: list[str],
+    templated: bool,
+) -> dict:
+    """One operation of the same route's operations, one a format (plain first)."""
+    formats = [fmt for fmt, _ in operations]
+    first = operations[0][1]
+    out = {k: v for k, v in first.items() if k not in ("parameters", "responses")}
+    out["operationId"] = (
+        f"{name}_{method}" if templated else f"{name}_{formats[0] or 'plain'}_{method}"
+    )
+    out["summary"] = first.get("summary", name).replace(".json", "").replace(".xml", "")
+    lines = [first.get("description", "")]
+    if templated:
+        lines.append(
+            "Formats (the path's `{format}`): "
+            + "; ".join(_FORMAT_TEXT[fmt] for fmt in formats)
+            + "."
+        )
+    if aliases:
+        lines.append("The same route is served at " + ", ".join(f"`{a}`" for a in aliases) + ".")
+    out["description"] = "\n\n".join(line for line in lines if line)
+    parameters: dict[tuple[str, str], dict] = {}
+    if templated:
+        parameters["path", "format"] = {
+            "in": "path",
+            "name": "format",
+            "required": True,
+            "schema": {"type": "string", "enum": [f".{f}" if f else "" for f in formats]},
+            "description": "the answer's format: none, `.json` or `.xml`",
+        }
+    responses: dict[str, dict] = {}
+    for _fmt, operation in operations:
+        for parameter in operation.get("parameters", []):
+            parameters.setdefault((parameter["in"], parameter["name"]), parameter)
+        for status, response in operation.get("responses", {}).items():
+            _merge_response(responses.setdefault(status, {}), response)
+    if templated:
+        responses.setdefault("404", _NOT_FOUND)
+    out["parameters"] = list(parameters.values())
+    out["responses"] = dict(sorted(responses.items()))
+    return out
+
+
+def _merge_response(into: dict, response: dict) -> None:
+    """``response``'s media types and headers added to ``into``; distinct descriptions joined."""
+    description = response.get("description", "")
+    if not into:
+        into.update({k: v for k, v in response.items() if k not in ("content", "headers")})
+    elif description and description not in into["description"].split("; "):
+        into["description"] = f"{into['description']}; {description}"
+    for media, body in response.get("content", {}).items():
+        into.setdefault("content", {}).setdefault(media, body)
+    for header, spec in response.get("headers", {}).items():
+        into.setdefault("headers", {}).setdefault(header, spec)

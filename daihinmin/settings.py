@@ -275,9 +275,14 @@ SPECTACULAR_SETTINGS = {
         "The HTTP API AI players use (PROTOCOL.md §2-§3): log in with name, password and "
         "place_id, keep the session cookie, read get_hand / get_place_info / get_rank / "
         "get_initial_hand (.json or .xml) and play with post_cards. Errors are "
-        '{"error":{"code":…,"message":…}} (XML: <error>).'
+        '{"error":{"code":…,"message":…}} (XML: `<error>`).'
     ),
     "SERVE_INCLUDE_SCHEMA": False,
+    # one operation a route, its formats as alternatives (api/schema.py)
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.one_operation_a_route",
+    ],
     # the order's names ("Nomal" sic), in get_place_info and legal_plays alike
     "ENUM_NAME_OVERRIDES": {"OrderEnum": "places.wire.records.ORDERS"},
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -28,7 +28,7 @@ def test_the_schema_is_served_at_api_schema(client):
     assert response.status_code == 200
     doc = yaml.safe_load(response.content)
     assert doc["openapi"].startswith("3.")
-    assert "/operations/get_hand.json" in doc["paths"]
+    assert "/get_hand{format}" in doc["paths"]
 
 
 def test_the_docs_page_uses_the_bundled_swagger_ui(client):
@@ -42,19 +42,69 @@ def test_the_docs_page_uses_the_bundled_swagger_ui(client):
     assert finders.find("drf_spectacular_sidecar/redoc/bundles/redoc.standalone.js")
 
 
-def test_every_player_api_path_is_described(schema):
+def test_one_operation_a_route_and_method_its_formats_as_alternatives(schema):
+    """Each route of the table once, whatever formats and prefixes it is served at (it was 48)."""
+    from api import protocol
+
     paths = schema["paths"]
-    expected = {"/login", "/operations"}
+    operations = [(path, method) for path, ops in paths.items() for method in ops]
+    routes = [(r, m) for r in protocol.ROUTES for m in r.methods if m != "HEAD"]
+    assert len(operations) == len(routes) == len({o["operationId"] for o in _ops(schema)})
+    assert set(paths) == {
+        *(f"/{name}{{format}}" for name in DOCUMENTS + ["post_cards", "logout", "practice"]),
+        "/login", "/login{format}", "/sessions{format}", "/operations",
+        "/operations/legal_plays.json",
+    }  # fmt: skip
+    for d in DOCUMENTS:
+        op = paths[f"/{d}{{format}}"]["get"]
+        assert _format_values(op) == SUFFIXES
+        assert f"`/operations/{d}.json`" in op["description"]
+    # two routes of the table: the login page (and its form's post), and the documents' login
+    assert set(paths["/login"]) == {"get", "post"}
+    assert set(paths["/login{format}"]) == {"post"}
+    assert _format_values(paths["/login{format}"]["post"]) == [".json", ".xml"]
+    assert set(paths["/logout{format}"]) == {"get", "post"}
+
+
+def test_every_path_apart_on_request(client):
+    """``?paths=each``: the 44 concrete paths, for tools that want them (and the fuzzer)."""
+    doc = yaml.safe_load(client.get("/api/schema/", {"paths": "each"}).content)
+    paths = doc["paths"]
+    expected = {"/login", "/operations", "/operations/legal_plays.json"}
     expected |= {f"/{b}{s}" for b in ("login", "sessions", "logout") for s in SUFFIXES}
     for prefix in ("/operations/", "/"):
         expected |= {f"{prefix}{d}{s}" for d in DOCUMENTS + ["post_cards"] for s in SUFFIXES}
-    assert expected <= set(paths)
-    assert set(paths["/login"]) == {"get", "post"}
-    assert set(paths["/sessions"]) == {"post"}
-    assert set(paths["/logout"]) == {"get", "post"}
-    for d in DOCUMENTS:
-        assert set(paths[f"/{d}.json"]) == {"get"}
-    assert set(paths["/post_cards.json"]) == {"post"}
+    expected |= {f"/practice{s}" for s in SUFFIXES}
+    assert set(paths) == expected
+    assert set(paths["/login"]) == {"get", "post"} and set(paths["/login.json"]) == {"post"}
+
+
+def _ops(schema) -> list[dict]:
+    return [op for ops in schema["paths"].values() for op in ops.values()]
+
+
+def _format_values(op: dict) -> list[str]:
+    (parameter,) = [p for p in op["parameters"] if p["in"] == "path"]
+    assert parameter["name"] == "format" and parameter["required"]
+    return parameter["schema"]["enum"]
+
+
+def test_a_format_the_route_lacks_is_described_as_404(schema):
+    op = schema["paths"]["/get_hand{format}"]["get"]
+    assert set(op["responses"]["404"]["content"]) == {"text/html"}
+
+
+def test_no_description_loses_markup_to_the_docs_page(schema):
+    """Swagger UI reads descriptions as Markdown with HTML: a bare tag vanished ("(XML: )")."""
+    import re
+
+    texts = [schema["info"]["description"]]
+    for op in _ops(schema):
+        texts.append(op.get("description", ""))
+        texts += [r.get("description", "") for r in op["responses"].values()]
+    for text in texts:
+        outside_code = re.sub(r"`[^`]*`", "", text)
+        assert not re.search(r"<[a-zA-Z/!?]", outside_code), text
 
 
 def test_cookie_authentication_is_an_api_key_in_the_sessionid_cookie(schema):
@@ -66,14 +116,14 @@ def test_cookie_authentication_is_an_api_key_in_the_sessionid_cookie(schema):
             "description": schema["components"]["securitySchemes"]["cookieAuth"]["description"],
         }
     }
-    assert schema["paths"]["/operations/get_hand.json"]["get"]["security"] == [{"cookieAuth": []}]
-    assert schema["paths"]["/operations/post_cards"]["post"]["security"] == [{"cookieAuth": []}]
-    assert "security" not in schema["paths"]["/sessions.json"]["post"]
+    assert schema["paths"]["/get_hand{format}"]["get"]["security"] == [{"cookieAuth": []}]
+    assert schema["paths"]["/post_cards{format}"]["post"]["security"] == [{"cookieAuth": []}]
+    assert "security" not in schema["paths"]["/sessions{format}"]["post"]
 
 
 def test_documents_answer_their_format_and_the_error_body(schema):
     paths = schema["paths"]
-    ok = paths["/operations/get_hand.json"]["get"]["responses"]
+    ok = paths["/get_hand{format}"]["get"]["responses"]
     assert ok["200"]["content"]["application/json"]["schema"] == {
         "type": "array",
         "items": {"$ref": "#/components/schemas/Card"},
@@ -81,13 +131,12 @@ def test_documents_answer_their_format_and_the_error_body(schema):
     assert ok["401"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/Error"
     }
-    xml = paths["/get_hand.xml"]["get"]["responses"]
-    assert set(xml["200"]["content"]) == {"application/xml"}
+    assert set(ok["200"]["content"]) == {"application/json", "application/xml"}
     assert (
         '<cards type="array">'
-        in xml["200"]["content"]["application/xml"]["examples"]["Document"]["value"]
+        in ok["200"]["content"]["application/xml"]["examples"]["Document"]["value"]
     )
-    assert set(xml["401"]["content"]) == {"application/xml"}
+    assert set(ok["401"]["content"]) == {"application/json", "application/xml"}
 
 
 def test_the_error_shape_lists_every_code(schema):
@@ -108,7 +157,7 @@ def test_the_error_shape_lists_every_code(schema):
 
 
 def test_post_cards_describes_its_card_parameters_and_every_error_status(schema):
-    op = schema["paths"]["/operations/post_cards.json"]["post"]
+    op = schema["paths"]["/post_cards{format}"]["post"]
     query = {p["name"] for p in op["parameters"] if p["in"] == "query"}
     assert {f"card_{i}" for i in range(14)} <= query
     form = op["requestBody"]["content"]["application/x-www-form-urlencoded"]["schema"]
@@ -117,13 +166,15 @@ def test_post_cards_describes_its_card_parameters_and_every_error_status(schema)
     assert op["responses"]["200"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/PostResult"
     }
-    plain = schema["paths"]["/post_cards"]["post"]["responses"]
-    assert "302" in plain and "Location" in plain["302"]["headers"]
-    assert set(plain["409"]["content"]) == {"application/json", "application/xml", "text/html"}
+    responses = op["responses"]
+    assert "302" in responses and "Location" in responses["302"]["headers"]
+    assert set(responses["409"]["content"]) == {
+        "application/json", "application/xml", "text/html"
+    }  # fmt: skip
 
 
 def test_login_describes_its_fields_429_and_retry_after(schema):
-    op = schema["paths"]["/sessions.json"]["post"]
+    op = schema["paths"]["/sessions{format}"]["post"]
     assert {p["name"] for p in op["parameters"] if p["in"] == "query"} == {
         "name",
         "password",
@@ -138,9 +189,8 @@ def test_login_describes_its_fields_429_and_retry_after(schema):
 
 
 def test_practice_describes_its_answer_its_parameters_and_its_errors(schema):
-    for suffix in SUFFIXES:
-        assert set(schema["paths"][f"/practice{suffix}"]) == {"post"}
-    op = schema["paths"]["/practice.json"]["post"]
+    assert set(schema["paths"]["/practice{format}"]) == {"post"}
+    op = schema["paths"]["/practice{format}"]["post"]
     assert {p["name"] for p in op["parameters"] if p["in"] == "query"} == {
         "name",
         "password",
@@ -170,9 +220,8 @@ def test_practice_describes_its_answer_its_parameters_and_its_errors(schema):
     ]
     assert "UNKNOWN_STRATEGY" in op["responses"]["400"]["description"]
     assert "TOO_MANY_PRACTICES" in op["responses"]["409"]["description"]
-    plain = schema["paths"]["/practice"]["post"]["responses"]
-    assert "Location" in plain["302"]["headers"]
-    xml = schema["paths"]["/practice.xml"]["post"]["responses"]["200"]["content"]
+    assert "Location" in op["responses"]["302"]["headers"]
+    xml = op["responses"]["200"]["content"]
     assert '<players type="array">' in xml["application/xml"]["examples"]["Document"]["value"]
 
 
