@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .cards import MARK, NUMBER, format_card, index_of_number
+from .cards import MARK, NUMBER, index_of_number
 from .rules import TRICK_END_TNDHMS, Rules
 
 PLAYERS = 5
@@ -253,24 +253,36 @@ class CellsFormatError(ValueError):
 
 
 def parse_cells(text: str) -> tuple[int, int]:
-    """Read the log's cell notation into ``(ones, twos)``."""
+    """Read the log's cell notation into ``(ones, twos)``.
+
+    The logger writes columns 0 and 14 both as ``x``; it writes a row's cells
+    from column 0 up, so an ``x`` is column 0 when it comes first in its row and
+    column 14 otherwise. It writes row 4 as ``J`` whatever the value: read as
+    the joker (a ``1`` there is malformed anyway).
+    """
     if len(text) % 2:
         raise CellsFormatError(f"odd number of letters in {text[:40]!r}")
     ones = twos = 0
+    rows_seen = 0
     for i in range(0, len(text), 2):
         s, c = text[i], text[i + 1]
-        col = COLUMN_LETTERS.find(c, 1, 14)
-        if col < 0:
-            if c == "x":
-                col = 0 if s in _JOKER_LETTERS else -1
-            if col < 0:
-                raise CellsFormatError(f"not a cell: {text[i : i + 2]!r}")
         if s in _SUIT_LETTERS[:4]:
-            ones |= 1 << cell(_SUIT_LETTERS.index(s), col)
+            row, joker = _SUIT_LETTERS.index(s), False
         elif s in _JOKER_LETTERS:
-            twos |= 1 << cell(_JOKER_LETTERS.index(s), col)
+            row, joker = _JOKER_LETTERS.index(s), True
         else:
             raise CellsFormatError(f"not a cell: {text[i : i + 2]!r}")
+        if c == "x":
+            col = 14 if rows_seen >> row & 1 else 0
+        else:
+            col = COLUMN_LETTERS.find(c, 1, 14)
+            if col < 0:
+                raise CellsFormatError(f"not a cell: {text[i : i + 2]!r}")
+        rows_seen |= 1 << row
+        if joker:
+            twos |= 1 << cell(row, col)
+        else:
+            ones |= 1 << cell(row, col)
     return ones, twos
 
 
@@ -340,9 +352,23 @@ class UecdaGame:
     turn_no: int
 
     def copy(self) -> UecdaGame:
+        """A copy to change (written out: every submission makes one)."""
         new = _new(UecdaGame)
-        for name in UecdaGame.__slots__:
-            setattr(new, name, getattr(self, name))
+        new.rules = self.rules
+        new.hands = self.hands
+        new.next_of = self.next_of
+        new.phase = self.phase
+        new.turn = self.turn
+        new.stage = self.stage
+        new.revolution = self.revolution
+        new.locked = self.locked
+        new.joker_single = self.joker_single
+        new.passed = self.passed
+        new.passes_in_row = self.passes_in_row
+        new.last_player = self.last_player
+        new.ranks = self.ranks
+        new.out = self.out
+        new.turn_no = self.turn_no
         return new
 
     def __repr__(self) -> str:
@@ -408,6 +434,29 @@ class Outcome:
         self.draw = draw  # the 20-pass draw began
 
 
+def beats(stage: Move, m: Move, revolution: bool) -> bool:
+    """tndhms's ``compare_card_status`` on a field that is not empty: the same size,
+    the same kind (a lone joker also follows a single), and stronger. Groups
+    compare their column; singles and stairs must lie wholly above the field
+    (wholly below it in a revolution)."""
+    if stage.size != m.size:
+        return False
+    if m.kind == JOKER_SINGLE and stage.kind == SINGLE:
+        return True
+    if stage.kind != m.kind:
+        return False
+    if stage.kind == GROUP:
+        return m.low < stage.low if revolution else m.low > stage.low
+    if revolution:
+        return m.low + stage.size <= stage.low
+    return m.low >= stage.low + stage.size
+
+
+def lock_suit(rules: Rules, m: Move) -> int:
+    """The suits a lock compares: the joker's row too when it stands in."""
+    return m.suit if rules.joker_stands_in else m.real_suit
+
+
 def _rejects(g: UecdaGame, hand: int, m: Move) -> bool:
     """tndhms's include, analyze and compare checks (not the lock, not the joker)."""
     if m.error:
@@ -416,20 +465,7 @@ def _rejects(g: UecdaGame, hand: int, m: Move) -> bool:
         return True
     if m.twos and not hand & JOKER_BIT:
         return True
-    s = g.stage
-    if s is None:
-        return False
-    if s.size != m.size:
-        return True
-    if m.kind == JOKER_SINGLE and s.kind == SINGLE:
-        return False
-    if s.kind != m.kind:
-        return True
-    if s.kind == GROUP:
-        return m.low >= s.low if g.revolution else m.low <= s.low
-    if g.revolution:
-        return m.low - s.low + s.size - 1 >= 0
-    return m.low - s.low - s.size + 1 <= 0
+    return g.stage is not None and not beats(g.stage, m, g.revolution)
 
 
 def judge(g: UecdaGame, player: int, m: Move) -> tuple[bool, bool, bool, bool]:
@@ -446,15 +482,11 @@ def judge(g: UecdaGame, player: int, m: Move) -> tuple[bool, bool, bool, bool]:
     locked = g.locked
     if rules.lock and not error and m.kind != JOKER_SINGLE:
         stage = g.stage
-        if stage is None:
-            stage_suit = -1
-        else:
-            stage_suit = stage.suit if rules.joker_stands_in else stage.real_suit
-        lock_suit = m.suit if rules.joker_stands_in else m.real_suit
+        stage_suit = -1 if stage is None else lock_suit(rules, stage)
         if locked:
-            error = lock_suit != stage_suit
+            error = lock_suit(rules, m) != stage_suit
         else:
-            locked = lock_suit == stage_suit
+            locked = lock_suit(rules, m) == stage_suit
     joker_single = g.joker_single
     spade3 = False
     if joker_single:
@@ -668,6 +700,26 @@ class Exchange:
         return f"Exchange({self.giver}->{self.receiver} {cards_text(self.cards)}{' chosen' if self.chosen else ''})"
 
 
+def _move(
+    hands: list[int], moves: list[Exchange], giver: int, receiver: int, cards: int, chosen: bool
+) -> None:
+    hands[giver] &= ~cards
+    hands[receiver] |= cards
+    moves.append(Exchange(giver, receiver, cards, chosen))
+
+
+def tribute(hands: Sequence[int], ranks: Sequence[int]) -> tuple[tuple[int, ...], list[Exchange]]:
+    """The exchange's automatic half: the daihinmin gives the daifugo its 2 strongest
+    cards, the hinmin the fugo its strongest. The rich choose from what they then hold."""
+    players = len(hands)
+    who = {r: p for p, r in enumerate(ranks)}
+    new = list(hands)
+    moves: list[Exchange] = []
+    _move(new, moves, who[players], who[1], strongest(new[who[players]], 2), False)
+    _move(new, moves, who[players - 1], who[2], strongest(new[who[players - 1]], 1), False)
+    return tuple(new), moves
+
+
 def exchange(
     rules: Rules,
     hands: Sequence[int],
@@ -677,37 +729,109 @@ def exchange(
 ) -> tuple[tuple[int, ...], list[Exchange]]:
     """The exchange of a game after the first of a rank period (``ranks``: 1 best).
 
-    The daihinmin gives the daifugo its 2 strongest cards and the hinmin the fugo
-    its strongest; then the daifugo gives back 2 and the fugo 1. With
+    After the :func:`tribute`, the daifugo gives back 2 cards and the fugo 1. With
     ``exchange_by_choice`` those are the cards they chose, from the hand they now
     hold, if the choice is a subset of it of the right size; otherwise, as tndhms
     does, their strongest. Without it, their weakest.
     """
     players = len(hands)
     who = {r: p for p, r in enumerate(ranks)}
-    new = list(hands)
-    moves: list[Exchange] = []
-
-    def move(giver: int, receiver: int, cards: int, chosen: bool) -> None:
-        new[giver] &= ~cards
-        new[receiver] |= cards
-        moves.append(Exchange(giver, receiver, cards, chosen))
-
-    move(who[players], who[1], strongest(new[who[players]], 2), False)
-    move(who[players - 1], who[2], strongest(new[who[players - 1]], 1), False)
+    paid, moves = tribute(hands, ranks)
+    new = list(paid)
     for rich, poor, n, choice in (
         (who[1], who[players], 2, daifugo_gives),
         (who[2], who[players - 1], 1, fugo_gives),
     ):
         if not rules.exchange_by_choice:
-            move(rich, poor, weakest(new[rich], n), False)
+            _move(new, moves, rich, poor, weakest(new[rich], n), False)
         elif choice is not None and choice.bit_count() == n and not choice & ~new[rich]:
-            move(rich, poor, choice, True)
+            _move(new, moves, rich, poor, choice, True)
         else:
-            move(rich, poor, strongest(new[rich], n), False)
+            _move(new, moves, rich, poor, strongest(new[rich], n), False)
     return tuple(new), moves
 
 
-def format_cards(mask: int) -> str:
-    """The platform's written form of a mask, for messages."""
-    return ",".join(format_card(c) for c in DECK if mask >> c & 1)
+# -- a match: games in a row, as tndhms runs them --
+
+
+class UecdaMatch:
+    """Where a match stands between games. Treat as immutable.
+
+    ``games`` is the number of games played; ``seats`` the player in each seat
+    of the last game; ``ranks`` each player's rank in the last game (1 best),
+    None before the first; ``points`` each player's total (5 for a daifugo … 1).
+    """
+
+    __slots__ = ("rules", "games", "seats", "ranks", "points")
+
+    def __init__(
+        self,
+        rules: Rules,
+        games: int = 0,
+        seats: tuple[int, ...] = tuple(range(PLAYERS)),
+        ranks: tuple[int, ...] | None = None,
+        points: tuple[int, ...] = (0,) * PLAYERS,
+    ):
+        self.rules = rules
+        self.games = games
+        self.seats = seats
+        self.ranks = ranks
+        self.points = points
+
+
+class Deal:
+    """The start of a game: its number (from 1), the seats, whose seat the deal
+    started from, the hands as dealt, and the ranks its exchange follows (None:
+    the first game of a rank period, no exchange)."""
+
+    __slots__ = ("game_no", "seats", "start", "dealt", "ranks")
+
+    def __init__(
+        self,
+        game_no: int,
+        seats: tuple[int, ...],
+        start: int,
+        dealt: tuple[int, ...],
+        ranks: tuple[int, ...] | None,
+    ):
+        self.game_no = game_no
+        self.seats = seats
+        self.start = start
+        self.dealt = dealt
+        self.ranks = ranks
+
+
+def deal_game(match: UecdaMatch, rng: random.Random) -> Deal:
+    """Seat (when the seat period says so) and deal the next game of a match."""
+    rules = match.rules
+    game_no = match.games + 1
+    seats = draw_seats(rng, len(match.seats)) if reseats(rules, game_no) else match.seats
+    ranks = None if first_of_period(rules, game_no) else match.ranks
+    if ranks is None or not rules.deal_from_daifugo:
+        start = rng.randrange(len(seats))
+    else:
+        start = ranks.index(1)
+    return Deal(game_no, seats, start, deal(rng, seats, start), ranks)
+
+
+def start_game(
+    deal: Deal, rules: Rules, daifugo_gives: int | None = None, fugo_gives: int | None = None
+) -> tuple[UecdaGame, list[Exchange]]:
+    """The game of a deal, after its exchange (the rich's choices, if any)."""
+    if deal.ranks is None:
+        return new_game(rules, deal.dealt, deal.seats), []
+    hands, moves = exchange(rules, deal.dealt, deal.ranks, daifugo_gives, fugo_gives)
+    return new_game(rules, hands, deal.seats), moves
+
+
+def points_for(rank: int, players: int = PLAYERS) -> int:
+    """A game's points: 5 for the daifugo … 1 for the daihinmin (tndhms ``5 - mibun``)."""
+    return players + 1 - rank
+
+
+def finish_game(match: UecdaMatch, deal: Deal, game: UecdaGame) -> UecdaMatch:
+    """The match after a game is over: its ranks and points kept."""
+    if game.phase != OVER:
+        raise ValueError(f"the game is {game.phase}, not over")
+    points = tuple(p + points_for(r) for p, r in zip(match.points, game.ranks, strict=True))
+    return UecdaMatch(match.rules, deal.game_no, deal.seats, game.ranks, points)

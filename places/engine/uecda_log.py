@@ -366,7 +366,7 @@ def referee_game(lg: LoggedGame, previous: LoggedGame | None, rules: Rules = UEC
         engine = "".join(str(g.ranks.index(r)) for r in range(1, 6))
         raise differ(turn, f"result {''.join(map(str, lg.result))}", f"result {engine}")
     before = previous.points if previous is not None else (0,) * 5
-    points = tuple(b + 5 - (r - 1) for b, r in zip(before, g.ranks, strict=True))
+    points = tuple(b + u.points_for(r) for b, r in zip(before, g.ranks, strict=True))
     if points != lg.points:
         raise differ(
             turn, f"points {' '.join(map(str, lg.points))}", f"points {' '.join(map(str, points))}"
