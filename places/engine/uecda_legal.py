@@ -16,6 +16,7 @@ from functools import cache, lru_cache
 
 from .uecda import (
     CELL_OF_CARD,
+    GROUP,
     JOKER_BIT,
     JOKER_SINGLE,
     SINGLE,
@@ -25,6 +26,7 @@ from .uecda import (
     UecdaGame,
     analyze,
     beats,
+    card_of,
     cell,
     judge,
     lock_suit,
@@ -91,53 +93,85 @@ def _stairs(row: int, cols: int, joker: bool) -> dict[int, tuple[Move, ...]]:
     return {k: tuple(v) for k, v in by_size.items()}
 
 
-def _columns_and_rows(hand: int) -> tuple[list[int], list[int]]:
-    """Held rows per column (index 1–13) and held columns per row (index 0–3)."""
-    by_col = [0] * 15
-    by_row = [0, 0, 0, 0]
-    m = hand & ~JOKER_BIT
-    while m:
-        b = m & -m
-        c, r = divmod(CELL_OF_CARD[b.bit_length() - 1], 5)
-        by_col[c] |= 1 << r
-        by_row[r] |= 1 << c
-        m ^= b
-    return by_col, by_row
+#: The card ids of each column's four cells (rows 0–3), columns 1–13.
+_COLUMN_IDS = tuple(
+    tuple(card_of(r, c) for r in range(4)) if 1 <= c <= 13 else () for c in range(15)
+)
+#: Real cards of a column above / below each column (singles that beat a single).
+_ABOVE = tuple(
+    sum(1 << card_of(r, x) for r in range(4) for x in range(c + 1, 14)) for c in range(15)
+)
+_BELOW = tuple(sum(1 << card_of(r, x) for r in range(4) for x in range(1, c)) for c in range(15))
 
 
-def candidates(hand: int, kind: int = 0, size: int = 0) -> list[Move]:
-    """The moves a hand can make of a kind and a size (kind 0: every move)."""
+def _row_columns(hand: int, row: int) -> int:
+    """The columns (bit per column 1–13) of the cards a hand holds in one suit's row.
+
+    A row's card ids are ``row * 13 + number``: numbers 3…K are columns 1…11, the
+    ace column 12 and the 2 column 13.
+    """
+    bits = hand >> (row * 13 + 1) & 0x1FFF  # bit n − 1 for number n
+    return (bits >> 2) << 1 | (bits & 1) << 12 | (bits & 2) << 12
+
+
+def _column_rows(hand: int, col: int) -> int:
+    """The rows (bit per row 0–3) of the cards a hand holds in one column."""
+    a, b, c, d = _COLUMN_IDS[col]
+    return (hand >> a & 1) | (hand >> b & 1) << 1 | (hand >> c & 1) << 2 | (hand >> d & 1) << 3
+
+
+def _singles(cards: int) -> list[Move]:
+    out = []
+    while cards:
+        b = cards & -cards
+        out.append(single(b.bit_length() - 1))
+        cards ^= b
+    return out
+
+
+@lru_cache(maxsize=16384)
+def leads(hand: int) -> tuple[Move, ...]:
+    """Every move a hand can lead (the lone joker in one cell)."""
     joker = bool(hand & JOKER_BIT)
-    out: list[Move] = []
-    if kind in (0, SINGLE):
-        m = hand & ~JOKER_BIT
-        while m:
-            b = m & -m
-            out.append(single(b.bit_length() - 1))
-            m ^= b
+    out = _singles(hand & ~JOKER_BIT)
+    if joker:
+        out.append(LONE_JOKER)
+    for c in range(1, 14):
+        rows = _column_rows(hand, c)
+        if rows:
+            for moves in _groups(c, rows, joker).values():
+                out.extend(moves)
+    for r in range(4):
+        cols = _row_columns(hand, r)
+        if cols:
+            for moves in _stairs(r, cols, joker).values():
+                out.extend(moves)
+    return tuple(out)
+
+
+def follows(hand: int, stage: Move, revolution: bool) -> list[Move]:
+    """The moves of a hand that beat ``stage`` (the lock aside)."""
+    joker = bool(hand & JOKER_BIT)
+    kind, size, low = stage.kind, stage.size, stage.low
+    if kind == SINGLE:
+        out = _singles(hand & (_BELOW[low] if revolution else _ABOVE[low]))
         if joker:
             out.append(LONE_JOKER)
-        if kind:
-            return out
-    by_col, by_row = _columns_and_rows(hand)
-    if kind in (0, 2):
-        for c in range(1, 14):
-            if by_col[c]:
-                groups = _groups(c, by_col[c], joker)
-                if kind:
-                    out.extend(groups.get(size, ()))
-                else:
-                    for moves in groups.values():
-                        out.extend(moves)
-    if kind in (0, STAIR):
+        return out
+    out = []
+    if kind == GROUP:
+        for c in range(1, low) if revolution else range(low + 1, 14):
+            rows = _column_rows(hand, c)
+            if rows:
+                out.extend(_groups(c, rows, joker).get(size, ()))
+        return out
+    if kind == STAIR:
         for r in range(4):
-            if by_row[r]:
-                stairs = _stairs(r, by_row[r], joker)
-                if kind:
-                    out.extend(stairs.get(size, ()))
-                else:
-                    for moves in stairs.values():
-                        out.extend(moves)
+            cols = _row_columns(hand, r)
+            if cols:
+                out.extend(
+                    m for m in _stairs(r, cols, joker).get(size, ()) if beats(stage, m, revolution)
+                )
     return out
 
 
@@ -149,9 +183,8 @@ def legal_moves(g: UecdaGame, player: int) -> list[Move]:
         return [s3] if hand >> SPADE_3 & 1 and judge(g, player, s3)[0] else []
     stage = g.stage
     if stage is None:
-        return candidates(hand)
-    revolution = g.revolution
-    out = [m for m in candidates(hand, stage.kind, stage.size) if beats(stage, m, revolution)]
+        return list(leads(hand))
+    out = follows(hand, stage, g.revolution)
     if g.locked:  # a lone joker ignores the lock
         rules = g.rules
         suit = lock_suit(rules, stage)
