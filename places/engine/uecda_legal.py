@@ -12,6 +12,7 @@ and per suit's row of cards (stairs) and shared between hands.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from .uecda import (
@@ -93,10 +94,6 @@ def _stairs(row: int, cols: int, joker: bool) -> dict[int, tuple[Move, ...]]:
     return {k: tuple(v) for k, v in by_size.items()}
 
 
-#: The card ids of each column's four cells (rows 0–3), columns 1–13.
-_COLUMN_IDS = tuple(
-    tuple(card_of(r, c) for r in range(4)) if 1 <= c <= 13 else () for c in range(15)
-)
 #: Real cards of a column above / below each column (singles that beat a single).
 _ABOVE = tuple(
     sum(1 << card_of(r, x) for r in range(4) for x in range(c + 1, 14)) for c in range(15)
@@ -114,12 +111,6 @@ def _row_columns(hand: int, row: int) -> int:
     return (bits >> 2) << 1 | (bits & 1) << 12 | (bits & 2) << 12
 
 
-def _column_rows(hand: int, col: int) -> int:
-    """The rows (bit per row 0–3) of the cards a hand holds in one column."""
-    a, b, c, d = _COLUMN_IDS[col]
-    return (hand >> a & 1) | (hand >> b & 1) << 1 | (hand >> c & 1) << 2 | (hand >> d & 1) << 3
-
-
 def _singles(cards: int) -> list[Move]:
     out = []
     while cards:
@@ -129,6 +120,21 @@ def _singles(cards: int) -> list[Move]:
     return out
 
 
+@cache
+def _group_leads(col: int, rows: int, joker: bool) -> tuple[Move, ...]:
+    return tuple(m for moves in _groups(col, rows, joker).values() for m in moves)
+
+
+@lru_cache(maxsize=65536)
+def _stair_leads(row: int, cols: int, joker: bool) -> tuple[Move, ...]:
+    return tuple(m for moves in _stairs(row, cols, joker).values() for m in moves)
+
+
+def _rows_of_columns(r0: int, r1: int, r2: int, r3: int, c: int) -> int:
+    """The rows (bit per row 0–3) held in column ``c``, from each row's columns."""
+    return (r0 >> c & 1) | (r1 >> c & 1) << 1 | (r2 >> c & 1) << 2 | (r3 >> c & 1) << 3
+
+
 @lru_cache(maxsize=16384)
 def leads(hand: int) -> tuple[Move, ...]:
     """Every move a hand can lead (the lone joker in one cell)."""
@@ -136,16 +142,18 @@ def leads(hand: int) -> tuple[Move, ...]:
     out = _singles(hand & ~JOKER_BIT)
     if joker:
         out.append(LONE_JOKER)
-    for c in range(1, 14):
-        rows = _column_rows(hand, c)
-        if rows:
-            for moves in _groups(c, rows, joker).values():
-                out.extend(moves)
-    for r in range(4):
-        cols = _row_columns(hand, r)
+    r0, r1, r2, r3 = (_row_columns(hand, r) for r in range(4))
+    present = r0 | r1 | r2 | r3
+    if not joker:
+        present &= (r0 & r1) | (r0 & r2) | (r0 & r3) | (r1 & r2) | (r1 & r3) | (r2 & r3)
+    while present:  # columns with a pair at least (or any card, with the joker)
+        b = present & -present
+        c = b.bit_length() - 1
+        out.extend(_group_leads(c, _rows_of_columns(r0, r1, r2, r3, c), joker))
+        present ^= b
+    for r, cols in enumerate((r0, r1, r2, r3)):
         if cols:
-            for moves in _stairs(r, cols, joker).values():
-                out.extend(moves)
+            out.extend(_stair_leads(r, cols, joker))
     return tuple(out)
 
 
@@ -159,15 +167,15 @@ def follows(hand: int, stage: Move, revolution: bool) -> list[Move]:
             out.append(LONE_JOKER)
         return out
     out = []
+    r0, r1, r2, r3 = (_row_columns(hand, r) for r in range(4))
     if kind == GROUP:
         for c in range(1, low) if revolution else range(low + 1, 14):
-            rows = _column_rows(hand, c)
+            rows = _rows_of_columns(r0, r1, r2, r3, c)
             if rows:
                 out.extend(_groups(c, rows, joker).get(size, ()))
         return out
     if kind == STAIR:
-        for r in range(4):
-            cols = _row_columns(hand, r)
+        for r, cols in enumerate((r0, r1, r2, r3)):
             if cols:
                 out.extend(
                     m for m in _stairs(r, cols, joker).get(size, ()) if beats(stage, m, revolution)
@@ -175,7 +183,7 @@ def follows(hand: int, stage: Move, revolution: bool) -> list[Move]:
     return out
 
 
-def legal_moves(g: UecdaGame, player: int) -> list[Move]:
+def legal_moves(g: UecdaGame, player: int) -> Sequence[Move]:
     """Every move of ``player`` tndhms would accept now (a pass is always possible)."""
     hand = g.hands[player]
     if g.joker_single:
@@ -183,7 +191,7 @@ def legal_moves(g: UecdaGame, player: int) -> list[Move]:
         return [s3] if hand >> SPADE_3 & 1 and judge(g, player, s3)[0] else []
     stage = g.stage
     if stage is None:
-        return list(leads(hand))
+        return leads(hand)
     out = follows(hand, stage, g.revolution)
     if g.locked:  # a lone joker ignores the lock
         rules = g.rules
