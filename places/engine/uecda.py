@@ -23,7 +23,7 @@ cells below the 3 and above the 2.
 A judged submission is a :class:`Move`: tndhms's four figures of a play (its
 lowest column, its size, its suit bits, its kind) and the cards it takes from
 the hand. Bots and tests that hold cards rather than tables build moves with
-:func:`move_of_cells` or take them from :mod:`.uecda_legal`.
+:func:`analyze` or :func:`move_of_text`, or take them from :mod:`.uecda_legal`.
 """
 
 from __future__ import annotations
@@ -235,13 +235,6 @@ def analyze(ones: int, twos: int) -> Move:
     return Move(ones, twos, low, size, suit, kind, cards, error, real_suit, real_8)
 
 
-def move_of_cells(cells: Sequence[tuple[int, int]], joker: tuple[int, int] | None = None) -> Move:
-    """A move from the (row, column) cells of its cards and the joker's cell, if any."""
-    ones = sum(1 << cell(r, c) for r, c in cells)
-    twos = 0 if joker is None else 1 << cell(*joker)
-    return analyze(ones, twos)
-
-
 def move_of_text(text: str) -> Move:
     """A move from the log's notation (``S5H5``, ``KK``, ``""`` for a pass)."""
     ones, twos = parse_cells(text)
@@ -422,7 +415,18 @@ class Outcome:
         "draw",
     )
 
-    def __init__(self, player, move, accepted, cleared, rank, eight_cut, revolution, spade3, draw):
+    def __init__(
+        self,
+        player: int,
+        move: Move,
+        accepted: bool,
+        cleared: bool,
+        rank: int,
+        eight_cut: bool,
+        revolution: bool,
+        spade3: bool,
+        draw: bool,
+    ):
         self.player = player
         self.move = move
         self.accepted = accepted  # False: a pass or a rejected submission (judged a pass)

@@ -83,6 +83,7 @@ class TndhmsLog:
     header: dict[str, str]
     names: tuple[str, ...]
     games: list[LoggedGame] = field(default_factory=list)
+    header_lines: dict[str, int] = field(default_factory=dict)  # the line of each header name
 
 
 def _five_digits(value: str, line: int, what: str) -> tuple[int, ...]:
@@ -173,6 +174,7 @@ def parse_log(lines: Iterable[str]) -> TndhmsLog:
                     last, f"game {number:05d} is cut short: no {GAME_KEYS[len(pending)]} line"
                 )
             header[name] = value
+            log.header_lines[name] = last
             if name == "palyer_name":
                 log.names = tuple(value.split())
             if name == "TOTAL_POINT":
@@ -210,10 +212,13 @@ def parse_log(lines: Iterable[str]) -> TndhmsLog:
 def check_rules(log: TndhmsLog) -> None:
     """The log was played by tndhms's default rules (the ``uecda`` profile)."""
     for name, value in UECDA_HEADER.items():
-        if log.header.get(name, "").upper() != value:
-            got = log.header.get(name)
+        got = log.header.get(name)
+        if got is None:
+            raise LogError(1, f"the header has no {name} line")
+        if got.upper() != value:
             raise LogError(
-                0, f"the match was played with {name} {got}, not {value} (the uecda rules)"
+                log.header_lines[name],
+                f"the match was played with {name} {got}, not {value} (the uecda rules)",
             )
 
 

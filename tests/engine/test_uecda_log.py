@@ -144,5 +144,7 @@ def test_a_game_out_of_order_is_named():
 
 def test_a_match_played_by_other_rules_is_refused():
     lines = [line.replace("RULE_SHIBARI% YES", "RULE_SHIBARI% NO") for line in fixture_lines()]
-    with pytest.raises(LogError, match="RULE_SHIBARI NO, not YES"):
+    with pytest.raises(
+        LogError, match="^line 8: the match was played with RULE_SHIBARI NO, not YES"
+    ):
         refereed(lines)
