@@ -245,13 +245,17 @@ class DisagreementError(Exception):
 
 @dataclass
 class Refereed:
-    """A game as the engine replayed it."""
+    """A game as the engine replayed it: what a record of it holds beside the log."""
 
     game: LoggedGame
     turns: int
     drawn: bool
     ranks: tuple[int, ...]  # each player's rank, 1 best
     exchanges: list[u.Exchange]
+    deal_from: int  # the player whose seat the deal started from
+    hands: tuple[int, ...]  # each player's hand after the exchange
+    outcomes: list[u.Outcome]  # the engine's verdict on each submission
+    revolution: bool  # the order in force at the end
 
 
 def _cards(mask: int) -> str:
@@ -301,7 +305,8 @@ def referee_game(lg: LoggedGame, previous: LoggedGame | None, rules: Rules = UEC
     sizes = tuple(h.bit_count() for h in lg.dealt)
     from_anyone = first or not rules.deal_from_daifugo
     starts = list(range(5)) if from_anyone else [lg.ranks_before.index(0)]
-    if not any(u.deal_sizes(lg.seats, s) == sizes for s in starts):
+    deal_from = next((s for s in starts if u.deal_sizes(lg.seats, s) == sizes), None)
+    if deal_from is None:
         raise differ(
             0,
             f"hands of {sizes} cards",
@@ -335,6 +340,7 @@ def referee_game(lg: LoggedGame, previous: LoggedGame | None, rules: Rules = UEC
                 )
     g = u.new_game(rules, hands, lg.seats)
     turn = 0
+    outcomes = []
     for turn, sub in enumerate(lg.plays, start=1):
         if g.phase != u.TURN:
             how = "20 passes in a row" if g.phase == u.DRAW else "four players out"
@@ -349,7 +355,8 @@ def referee_game(lg: LoggedGame, previous: LoggedGame | None, rules: Rules = UEC
                 f"player {sub.player} submits {sub.text or 'a pass'}",
                 f"player {g.turn} is to move",
             )
-        g, _ = u.submit(g, sub.player, u.analyze(sub.ones, sub.twos))
+        g, outcome = u.submit(g, sub.player, u.analyze(sub.ones, sub.twos))
+        outcomes.append(outcome)
     if g.phase == u.TURN:
         raise differ(
             turn,
@@ -376,7 +383,9 @@ def referee_game(lg: LoggedGame, previous: LoggedGame | None, rules: Rules = UEC
         raise differ(
             turn, f"points {' '.join(map(str, lg.points))}", f"points {' '.join(map(str, points))}"
         )
-    return Refereed(lg, len(lg.plays), drawn, g.ranks, exchanges)
+    return Refereed(
+        lg, len(lg.plays), drawn, g.ranks, exchanges, deal_from, hands, outcomes, g.revolution
+    )
 
 
 def referee(log: TndhmsLog, rules: Rules = UECDA) -> Iterator[Refereed | Disagreement]:
