@@ -11,8 +11,10 @@ with the ranks it drew). Pure: no I/O.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
+from . import replay as v1
 from . import uecda as u
 from .cards import JOKER_TOKEN, format_card, parse_card, sorted_ids
 from .replay import Diverged, Replayed, order_name
@@ -212,3 +214,24 @@ def replay_records(records: Iterable[Mapping]) -> Iterator[Replayed | Diverged]:
         else:
             last[place] = done
             yield done
+
+
+def _fed(queue: deque) -> Iterator[Mapping]:
+    """The records put in ``queue``, one at a time, as a replay asks for them."""
+    while True:
+        yield queue.popleft()
+
+
+def replay_any(records: Iterable[Mapping]) -> Iterator[Replayed | Diverged]:
+    """Records of both versions in one stream, in order: each judged by its version's
+    replay, which sees the records of its version in turn (so a game is checked
+    against the game before it of the same version and place)."""
+    first, second = deque(), deque()
+    replay_1, replay_2 = v1.replay_records(_fed(first)), replay_records(_fed(second))
+    for record in records:
+        if record.get("version") == VERSION:
+            second.append(record)
+            yield next(replay_2)
+        else:
+            first.append(record)
+            yield next(replay_1)
