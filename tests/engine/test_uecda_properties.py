@@ -14,9 +14,11 @@ from places.engine.uecda_legal import LONE_JOKER, legal_moves, single
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 PASS = u.analyze(0, 0)
-#: tndhms's flash needs at most 4 passes a play; with the 20-pass draw a game
-#: cannot outlast 53 plays and their passes, plus the draw's 20.
-MAX_TURNS = 53 * 5 + 20
+#: A guard against a game that never ends. Each play is answered by at most 4
+#: passes before the trick ends, but a refused lead (a malformed table) is a pass
+#: that may come back to the same player, so without the 20-pass draw there is no
+#: hard bound: this one is far above any game of these players.
+MAX_TURNS = 2_000
 
 
 def random_table(rng: random.Random, hand: int) -> u.Move:
@@ -144,3 +146,26 @@ def test_the_listing_of_legal_moves_is_what_the_judge_accepts(seed):
                 assert LONE_JOKER in listed
         i = rng.randrange(len(options) + 1)
         g, _ = u.submit(g, player, options[i] if i < len(options) else PASS)
+
+
+SWITCHES = st.fixed_dictionaries(
+    {
+        "lock": st.booleans(),
+        "spade3_return": st.booleans(),
+        "stair_revolution": st.booleans(),
+        "eight_cut_in_stairs": st.booleans(),
+        "joker_stands_in": st.booleans(),
+        "exchange_by_choice": st.booleans(),
+        "deal_from_daifugo": st.booleans(),
+        "seat_shuffle_period": st.integers(0, 3),
+        "rank_period": st.integers(0, 3),
+        "pass_draw": st.sampled_from([0, 20]),
+        "trick_end": st.sampled_from(["tndhms", "everyone"]),
+    }
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(SEEDS, SWITCHES)
+def test_every_mix_of_the_switches_keeps_the_invariants(seed, switches):
+    play_match(seed, games=4, rules=UECDA.but(**switches))
