@@ -5,7 +5,9 @@ Lines are ``%KEY%name% value``: a header under the key ``-----``, then seven
 lines per game under its number on five digits. :func:`parse_log` checks the
 shape and names the line of anything malformed or missing; :func:`referee`
 replays every game with :mod:`.uecda` and names the game, the turn, what the
-log says and what the engine says wherever they differ.
+log says and what the engine says wherever they differ; with the log's seed it
+also draws tndhms's seatings, deals and 20-pass draws again
+(:mod:`.tndhms_random`) and holds the log to them.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass, field
 
 from . import uecda as u
 from .rules import UECDA, Rules
+from .tndhms_random import TndhmsRandom
 
 GAME_KEYS = ("mibun", "seat", "palyer_cards", "change_cards", "play", "result", "points")
 _LINE = re.compile(r"%([^%]*)%([^%]*)%(?: (.*))?")
@@ -258,12 +261,36 @@ class Refereed:
     revolution: bool  # the order in force at the end
 
 
+FROM_SEED = "tndhms's generator from RANDOM_SEED"
+
+
+def seeded_stream(log: TndhmsLog) -> TndhmsRandom | None:
+    """tndhms's generator as the log's match seeded it, if it used MT (``RAND_TYPE 1``)."""
+    seed = log.header.get("RANDOM_SEED", "")
+    if log.header.get("RAND_TYPE") != "1" or not seed.isdigit():
+        return None
+    return TndhmsRandom(int(seed))
+
+
+def _digits(players: Iterable[int]) -> str:
+    return "".join(map(str, players))
+
+
 def _cards(mask: int) -> str:
     return u.cards_text(mask) or "nothing"
 
 
-def referee_game(lg: LoggedGame, previous: LoggedGame | None, rules: Rules = UECDA) -> Refereed:
-    """Replay one logged game; raise :class:`DisagreementError` at the first difference."""
+def referee_game(
+    lg: LoggedGame,
+    previous: LoggedGame | None,
+    rules: Rules = UECDA,
+    stream: TndhmsRandom | None = None,
+) -> Refereed:
+    """Replay one logged game; raise :class:`DisagreementError` at the first difference.
+
+    With ``stream`` (tndhms's generator, seeded as the log says, at this game's
+    draws), the seats, the deal and a 20-pass draw must also be the ones it gives.
+    """
     game_no = lg.number + 1
 
     def differ(turn: int, log_says: str, engine_says: str) -> DisagreementError:
@@ -283,6 +310,12 @@ def referee_game(lg: LoggedGame, previous: LoggedGame | None, rules: Rules = UEC
                 0,
                 f"mibun {''.join(map(str, lg.ranks_before))}",
                 f"mibun {''.join(map(str, before))} (the game before's result)",
+            )
+    if stream is not None and u.reseats(rules, game_no):
+        drawn_seats = stream.seats()
+        if lg.seats != drawn_seats:
+            raise differ(
+                0, f"seat {_digits(lg.seats)}", f"seat {_digits(drawn_seats)} ({FROM_SEED})"
             )
     if previous is not None and not u.reseats(rules, game_no) and lg.seats != previous.seats:
         raise differ(
@@ -314,6 +347,22 @@ def referee_game(lg: LoggedGame, previous: LoggedGame | None, rules: Rules = UEC
             if len(starts) == 1
             else "a deal of 11, 11, 11, 10, 10 cards in seat order",
         )
+    if stream is not None:
+        if first:
+            dealer = stream.first_dealer()
+            if dealer != deal_from:
+                raise differ(
+                    0,
+                    f"a deal from the seat of player {deal_from}",
+                    f"a deal from the seat of player {dealer} ({FROM_SEED})",
+                )
+        for p, (logged, dealt) in enumerate(
+            zip(lg.dealt, stream.deal(lg.seats, deal_from), strict=True)
+        ):
+            if logged != dealt:
+                raise differ(
+                    0, f"player {p} is dealt {_cards(logged)}", f"{_cards(dealt)} ({FROM_SEED})"
+                )
     # the exchange
     hands = lg.dealt
     exchanges: list[u.Exchange] = []
@@ -373,7 +422,16 @@ def referee_game(lg: LoggedGame, previous: LoggedGame | None, rules: Rules = UEC
                 f"result {''.join(map(str, lg.result))}",
                 f"the players out keep their ranks {sorted(out)} in the 20-pass draw",
             )
-        g = u.settle_draw(g, [p for p in lg.result if not g.ranks[p]])
+        order = [p for p in lg.result if not g.ranks[p]]
+        if stream is not None:
+            drawn_order = stream.draw(order)
+            if order != drawn_order:
+                raise differ(
+                    turn,
+                    f"the draw ranks players {_digits(order)}",
+                    f"players {_digits(drawn_order)} ({FROM_SEED})",
+                )
+        g = u.settle_draw(g, order)
     if g.ranks != logged_ranks:
         engine = "".join(str(g.ranks.index(r)) for r in range(1, 6))
         raise differ(turn, f"result {''.join(map(str, lg.result))}", f"result {engine}")
@@ -392,12 +450,14 @@ def referee(log: TndhmsLog, rules: Rules = UECDA) -> Iterator[Refereed | Disagre
     """Referee every game of a log, in order: a :class:`Refereed` for each game the
     engine replays as logged, a :class:`Disagreement` for each it does not."""
     check_rules(log)
+    stream = seeded_stream(log)
     previous = None
     for lg in log.games:
         try:
-            yield referee_game(lg, previous, rules)
+            yield referee_game(lg, previous, rules, stream)
         except DisagreementError as e:
             yield e.disagreement
+            stream = None  # where the game parted, its draws are unknown: no more to check
         previous = lg
     total = log.header.get("TOTAL_POINT", "")
     if log.games and total.split() != [str(p) for p in log.games[-1].points]:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from places.engine.rules import UECDA
+from places.engine.tndhms_random import TndhmsRandom
 from places.engine.uecda_log import (
     Disagreement,
     LogError,
@@ -148,3 +149,37 @@ def test_a_match_played_by_other_rules_is_refused():
         LogError, match="^line 8: the match was played with RULE_SHIBARI NO, not YES"
     ):
         refereed(lines)
+
+
+# -- tndhms's generator: the seed in the log tells every seating, deal and draw --
+
+
+def test_the_generator_is_mt19937_seeded_by_init_genrand():
+    gen = TndhmsRandom(5489)  # the reference seed: its first int32 is 3499211612
+    assert gen.real1() == 3499211612 / 4294967295
+
+
+def test_a_seed_other_than_the_logs_parts_at_the_first_seating():
+    seed = parse_log(fixture_lines()).header["RANDOM_SEED"]
+    lines = [
+        line.replace(f"RANDOM_SEED% {seed}", f"RANDOM_SEED% {int(seed) + 1}")
+        for line in fixture_lines()
+    ]
+    results = refereed(lines)
+    first = results[0]
+    assert isinstance(first, Disagreement) and (first.game, first.turn) == (0, 0)
+    assert first.engine_says.endswith("(tndhms's generator from RANDOM_SEED)")
+    # after a disagreement the generator is no longer followed: the rest referee
+    assert all(isinstance(r, Refereed) for r in results[1:])
+
+
+def test_two_cards_swapped_between_hands_are_not_the_deal_of_the_seed():
+    lines = fixture_lines()
+    i = next(i for i, line in enumerate(lines) if line.startswith("%00005%palyer_cards%"))
+    prefix, text = lines[i].split("% ", 1)
+    first, second, *rest = text.split(" ")
+    a, b = first[:2], second[:2]
+    lines[i] = f"{prefix}% " + " ".join([b + first[2:], a + second[2:], *rest])
+    bad = [r for r in refereed(lines) if isinstance(r, Disagreement)]
+    assert (bad[0].game, bad[0].turn) == (5, 0)
+    assert bad[0].log_says.startswith("player 0 is dealt")
