@@ -1,5 +1,9 @@
 """The referee: the rules of RULES.md as a pure, immutable Python library.
 
+Two rules profiles (``rules.py``): ``daihinmin-2011``, the default, played by
+``game.py`` and ``place.py``; ``uecda``, the UECda contest as tndhms plays it,
+played by ``uecda.py`` (docs/rules.md §14).
+
 No Django, no I/O, no clock; randomness only through the generator passed in.
 A test fails if anything here imports Django.
 """

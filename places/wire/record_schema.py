@@ -1,5 +1,6 @@
-"""The game record's JSON Schema (``docs/record.schema.json``), the documented format,
-and the one validator that reads it: the command that verifies records and the tests."""
+"""The game record's JSON Schemas (``docs/record.schema.json`` for format version 1,
+``docs/record-v2.schema.json`` for version 2, the uecda rules), the documented formats,
+and the one validator that reads them: the command that verifies records and the tests."""
 
 from __future__ import annotations
 
@@ -10,15 +11,24 @@ from pathlib import Path
 from jsonschema import Draft202012Validator
 
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "docs" / "record.schema.json"
+SCHEMA_V2_PATH = SCHEMA_PATH.with_name("record-v2.schema.json")
 
 
 @cache
-def validator() -> Draft202012Validator:
-    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+def validator(version: int = 1) -> Draft202012Validator:
+    path = SCHEMA_V2_PATH if version == 2 else SCHEMA_PATH
+    schema = json.loads(path.read_text(encoding="utf-8"))
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
 
 
+def record_version(record: object) -> int:
+    """The format version a record is judged by: 2 if it says so, else 1."""
+    return 2 if isinstance(record, dict) and record.get("version") == 2 else 1
+
+
 def schema_errors(record: object) -> list[str]:
-    """What makes ``record`` no record of format version 1, each as ``where: what``; [] if valid."""
-    return [f"{e.json_path}: {e.message}" for e in validator().iter_errors(record)]
+    """What makes ``record`` no record of its format version (:func:`record_version`),
+    each as ``where: what``; [] if valid."""
+    found = validator(record_version(record)).iter_errors(record)
+    return [f"{e.json_path}: {e.message}" for e in found]

@@ -1,5 +1,6 @@
-"""``verify_record FILE``: check game records against their schema, then replay each game
-through the engine: ``ok: game N, ranks …`` or the first divergence of each."""
+"""``verify_record FILE``: check game records (format version 1, or 2 for the uecda rules)
+against their schema, then replay each game through the engine: ``ok: game N, ranks …``
+or the first divergence of each."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from typing import TextIO
 
 from django.core.management.base import CommandError
 
-from places.engine.replay import Diverged, replay_records
+from places.engine.replay import Diverged
+from places.engine.uecda_record import replay_any
 from places.management.base import OneLineCommand
-from places.wire.record_schema import schema_errors
+from places.wire.record_schema import record_version, schema_errors
 
 #: Files read as one record a line; any other is one JSON record.
 LINES_SUFFIXES = (".jsonl", ".ndjson")
@@ -37,7 +39,7 @@ class Command(OneLineCommand):
             raise CommandError(f"cannot read {file}: {e.strerror}") from None
         self.checked = self.failed = 0
         with f:
-            for outcome in replay_records(self._valid(f, path.suffix in LINES_SUFFIXES)):
+            for outcome in replay_any(self._valid(f, path.suffix in LINES_SUFFIXES)):
                 if isinstance(outcome, Diverged):
                     self._fail(str(outcome))
                 else:
@@ -63,7 +65,7 @@ class Command(OneLineCommand):
                 shown = "; ".join(problems[:ERRORS_SHOWN])
                 more = len(problems) - ERRORS_SHOWN
                 self._fail(
-                    f"{named}: not a record of format version 1: {shown}"
+                    f"{named}: not a record of format version {record_version(record)}: {shown}"
                     + (f"; and {more} more" if more > 0 else "")
                 )
                 continue

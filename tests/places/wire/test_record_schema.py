@@ -66,7 +66,7 @@ def test_records_of_games_played_by_the_engine_fit_the_schema(true_records):
     ("corrupt", "path"),
     [
         (lambda r: r.pop("ranks"), "$"),
-        (lambda r: r.update(version=2), "$.version"),
+        (lambda r: r.update(version=3), "$.version"),
         (lambda r: r.update(extra=1), "$"),
         (lambda r: r["actions"][0].update(verdict="plays"), "$.actions[0].verdict"),
         (lambda r: r["actions"][0].update(verdict="miss", reason=None), "$.actions[0].reason"),
