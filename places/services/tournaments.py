@@ -11,13 +11,21 @@ every round, so a place that ends lets the next one start within a round.
 
 In a duplicate tournament, the five rotations of a deal set share one seed and
 play with ``duplicate_deals``: the same hands, seat by seat, in every rotation.
+
+A table's seed is a keyed hash of the tournament's seed and the table's deals
+(:func:`table_seed`): a finished table publishes its own seed with its records, and
+from it nobody without the server's key can tell the seed of another table, nor the
+tournament's.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 from collections.abc import Sequence
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Count
@@ -72,6 +80,14 @@ def _problems(
     if not 1 <= max_running <= MAX_RUNNING:
         problems.append(f"1 to {MAX_RUNNING} places run at once")
     return problems
+
+
+def table_seed(seed: str, deals: int) -> str:
+    """The seed of the tables that deal ``deals`` (a table's number, or a duplicate set's):
+    HMAC-SHA256 of the tournament's seed and ``deals`` under ``settings.SEED_KEY``, 32 hex
+    digits. The same tournament seed and key always give the same tables' deals."""
+    message = f"daihinmin-table:{seed}:{deals}".encode()
+    return hmac.new(settings.SEED_KEY.encode(), message, hashlib.sha256).hexdigest()[:32]
 
 
 def _table_title(title: str, no: int, tables: int) -> str:
@@ -134,7 +150,7 @@ def create_tournament(
                 pace=pace,
                 time_limit=time_limit,
                 time_bank=time_bank,
-                seed=f"{seed}:{deals}" if seed else "",
+                seed=table_seed(seed, deals) if seed else "",
                 rated=rated,
                 tournament=tournament,
                 table_no=table.no,

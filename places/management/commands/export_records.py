@@ -1,4 +1,6 @@
-"""``export_records ID [--out FILE]``: a place's game records as JSON Lines (docs/records.md)."""
+"""``export_records ID [--out FILE] [--staff]``: a place's game records as JSON Lines
+(docs/records.md): what ``records.jsonl`` shows anyone, or with ``--staff`` what staff
+read (every finished game, and the seed)."""
 
 from __future__ import annotations
 
@@ -14,17 +16,23 @@ from places.wire.codec import compact
 
 class Command(OneLineCommand):
     help = (
-        "Write the record of every finished game of a place, one JSON object a line "
-        "(the seed only once the place is over)."
+        "Write the record of every finished game of a place, one JSON object a line, as "
+        "anyone may read them (the seed only once the place is over; a deal other places "
+        "still have to play held back); --staff: every finished game and the seed."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("id", help="the place's id")
         parser.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
+        parser.add_argument(
+            "--staff",
+            action="store_true",
+            help="staff's view: held-back games and the seed too (not for publishing)",
+        )
 
-    def handle(self, *args, id, out: str | None, **options):
+    def handle(self, *args, id, out: str | None, staff: bool, **options):
         pk = place_id(id)
-        records = place_records(pk)
+        records = place_records(pk, staff=staff)
         if records is None:
             raise CommandError(f"no place {pk}")
         if out is None:
