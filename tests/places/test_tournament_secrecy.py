@@ -185,7 +185,9 @@ class Attacker:
         dealt, held = self.own_hand(place_id)
         named: dict[str, Hand_] = {}
         for seed in self.candidate_seeds(tables):
-            hands = [written(sorted_ids(h)) for h in make_deal(game_rng(seed, game_no), 5, None).dealt]
+            hands = [
+                written(sorted_ids(h)) for h in make_deal(game_rng(seed, game_no), 5, None).dealt
+            ]
             if dealt in hands:
                 named |= {f"seed {seed!r}, seat {s}": h for s, h in enumerate(hands) if h != dealt}
         for where, hands in self.known.deals.items():
@@ -194,7 +196,11 @@ class Attacker:
         for where, by_player in self.known.plays.items():
             if where == (place_id, game_no):
                 continue  # the plays of the game being played: public, and not a deal
-            mine = [p for p, cards in by_player.items() if sum(cards.values()) >= 5 and set(cards) <= held]
+            mine = [
+                p
+                for p, cards in by_player.items()
+                if sum(cards.values()) >= 5 and set(cards) <= held
+            ]
             if mine:
                 named |= {
                     f"log {where}, {p}": tuple(sorted(cards.elements()))
@@ -220,42 +226,56 @@ def _entrants() -> list[str]:
     return [ATTACKER, *house_entrants(4)]
 
 
-def play_attacked(t: Tournament, names: list[str]) -> tuple[Attacker, list]:
+@dataclass(frozen=True)
+class Attack:
+    """One attack: on which game, what the attacker named, the truth, the seeds it knew."""
+
+    place: int
+    game: int
+    named: dict[str, Hand_]
+    dealt: list[Hand_]
+    seeds_known: frozenset[str]
+
+
+def play_attacked(t: Tournament, names: list[str]) -> tuple[Attacker, list[Attack]]:
     """Play the tournament to its end, the test playing the attacker's seat; at the
-    first turn of each of its games, attack. Returns the attacker and what it named."""
+    first turn of each of its games, attack."""
     attacker = Attacker(t.id, t.title, names)
     me = get_user_model().objects.get(username=ATTACKER)
     tables = Place.objects.filter(tournament=t).count()
-    attacked: set[tuple[int, int]] = set()
-    named = []
+    attacks: list[Attack] = []
     rng = random.Random(0)
     for _ in range(20_000):
         t.refresh_from_db()
         if t.state == Tournament.State.FINISHED:
-            return attacker, named
+            return attacker, attacks
         for place in Place.objects.filter(tournament=t, state=Place.State.RUNNING):
             state = engine_state(place.id)
             seat = place.players.get(user=me).seat
             if not (state.needs_action and state.game.turn == seat):
                 continue
-            if (place.id, state.game_no) not in attacked:
-                attacked.add((place.id, state.game_no))
-                found = attacker.name_cards(place.id, state.game_no, tables)
-                truth = [
-                    written(h.dealt)
-                    for h in Hand.objects.filter(game__place=place, game__no=state.game_no)
-                ]
-                named.append((place.id, state.game_no, found, truth, set(attacker.known.seeds)))
+            if not any(a.place == place.id and a.game == state.game_no for a in attacks):
+                named = attacker.name_cards(place.id, state.game_no, tables)
+                dealt = Hand.objects.filter(game__place=place, game__no=state.game_no)
+                attacks.append(
+                    Attack(
+                        place.id,
+                        state.game_no,
+                        named,
+                        [written(h.dealt) for h in dealt],
+                        frozenset(attacker.known.seeds),
+                    )
+                )
             services.post_cards(place.id, me.pk, choose(state, rng))
         dealer.tick("secrecy-test")
     raise AssertionError("the tournament did not finish")
 
 
-def assert_nothing_named(named: list, places: int) -> None:
-    assert len(named) == places * GAMES  # every game of every place was attacked
-    for place_id, game_no, found, truth, _ in named:
-        right = {k: h for k, h in found.items() if h in truth}
-        assert not found, f"place {place_id} game {game_no}: named {len(right)} true hands: {right}"
+def assert_nothing_named(attacks: list[Attack], places: int) -> None:
+    assert len(attacks) == places * GAMES  # every game of every place was attacked
+    for a in attacks:
+        right = {where: h for where, h in a.named.items() if h in a.dealt}
+        assert not a.named, f"place {a.place} game {a.game}: named {len(right)} true hands: {right}"
 
 
 @pytest.fixture
@@ -264,22 +284,22 @@ def secret_key(settings):
     settings.SEED_KEY = "a-production-secret-nobody-outside-knows"
 
 
-def test_a_round_robin_tells_nobody_a_hand_being_played(secret_key):
+def test_a_round_robin_tells_nobody_a_hand_being_played(secret_key, tmp_path):
     names = _entrants()
     t = services.create_tournament(
         "cup", names, game_count=GAMES, time_limit=600, seed=SEED, max_running=2
     )
     services.start_tournament(t.id)
-    attacker, named = play_attacked(t, names)
-    assert_nothing_named(named, places=5)
+    attacker, attacks = play_attacked(t, names)
+    assert_nothing_named(attacks, places=5)
     # while the last table played, the attacker had read the four others' seeds (and
     # records): they were no key to it
     seeds = {p.seed for p in Place.objects.filter(tournament=t)}
-    assert len(seeds) == 5 and len(seeds & named[-1][4]) == 4
-    _everything_public_and_verified(t, attacker)
+    assert len(seeds) == 5 and len(seeds & attacks[-1].seeds_known) == 4
+    _everything_public_and_verified(t, attacker, tmp_path)
 
 
-def test_a_duplicate_tournament_tells_nobody_a_hand_being_played(secret_key):
+def test_a_duplicate_tournament_tells_nobody_a_hand_being_played(secret_key, tmp_path):
     names = _entrants()
     t = services.create_tournament(
         "cup",
@@ -291,15 +311,15 @@ def test_a_duplicate_tournament_tells_nobody_a_hand_being_played(secret_key):
         max_running=5,
     )
     services.start_tournament(t.id)
-    attacker, named = play_attacked(t, names)
-    assert_nothing_named(named, places=5)
+    attacker, attacks = play_attacked(t, names)
+    assert_nothing_named(attacks, places=5)
     assert attacker.known.held_back  # it asked for the rotations played, and was refused
-    _everything_public_and_verified(t, attacker)
+    _everything_public_and_verified(t, attacker, tmp_path)
 
 
-def _everything_public_and_verified(t: Tournament, attacker: Attacker) -> None:
+def _everything_public_and_verified(t: Tournament, attacker: Attacker, tmp_path) -> None:
     """Once the tournament is over, every record is public, with the seed that dealt it,
-    and every one replays through the engine (what verify_record does)."""
+    and every one verifies: its deals are its seed's, its games the engine's."""
     attacker.crawl()
     places = list(Place.objects.filter(tournament=t))
     for place in places:
@@ -307,7 +327,14 @@ def _everything_public_and_verified(t: Tournament, attacker: Attacker) -> None:
         assert [r["game"] for r in records] == list(range(1, GAMES + 1))
         assert all(r["seed"] == place.seed for r in records)
         assert all(isinstance(r, Replayed) for r in replay_records(records))
+        exported = tmp_path / f"place-{place.id}.jsonl"
+        call_command("export_records", str(place.id), "--out", str(exported), stdout=io.StringIO())
+        out = io.StringIO()
+        call_command("verify_record", str(exported), stdout=out)
+        assert out.getvalue().count("ok: game") == GAMES
         for r in records:
-            assert attacker.known.deals[(place.id, r["game"])] == [tuple(sorted(h)) for h in r["dealt"]]
+            assert attacker.known.deals[(place.id, r["game"])] == [
+                tuple(sorted(h)) for h in r["dealt"]
+            ]
     assert table_seed(SEED, 0) in {p.seed for p in places}
     assert SEED in attacker.known.seeds  # the tournament's seed, once it is over
