@@ -111,7 +111,8 @@ def create_tournament(
     """A waiting tournament of these users (entrant 0 first) with every place of its schedule.
 
     A duplicate tournament always has a seed (one is drawn when none is given): its
-    rotations must deal alike. A round robin without one deals from the OS's source.
+    rotations must deal alike. A round robin without one deals from the OS's source. A
+    seed another tournament has is refused: it would deal that tournament's cards again.
     """
     problems = _problems(
         title, usernames, format, game_count, pace, time_limit, time_bank, seed, max_running
@@ -120,6 +121,11 @@ def create_tournament(
     missing = [n for n in usernames if n not in users]
     if missing:
         problems.append("unknown user: " + ", ".join(missing))
+    used = Tournament.objects.filter(seed=seed).values_list("id", flat=True).first() if seed else None
+    if used is not None:
+        # the same seed makes the same tables' seeds: one tournament's published records
+        # would deal the other's games
+        problems.append(f"the seed is tournament {used}'s: each tournament needs its own")
     if problems:
         raise errors.Refused(errors.INVALID_TOURNAMENT, "; ".join(problems))
     if format == Tournament.Format.DUPLICATE and not seed:

@@ -89,6 +89,18 @@ def test_unknown_and_repeated_entrants_are_refused():
         services.create_tournament("T", [*names, names[0]])
 
 
+def test_a_seed_another_tournament_has_is_refused_and_makes_nothing():
+    """The same seed makes the same tables' seeds: the first tournament's published
+    records would deal the second's games."""
+    names = house_entrants(5)
+    first = services.create_tournament("First", names, game_count=1, seed="again")
+    with pytest.raises(errors.Refused) as refused:
+        services.create_tournament("Second", names, format="duplicate", seed="again")
+    assert refused.value.code == errors.INVALID_TOURNAMENT
+    assert f"the seed is tournament {first.id}'s" in refused.value.message
+    assert Tournament.objects.count() == 1 and Place.objects.count() == 5
+
+
 def test_a_seven_entrant_round_robin_runs_to_its_end_with_standings_and_ratings():
     names = house_entrants(7)
     t = services.create_tournament("Seven", names, game_count=2, seed="rr", max_running=2)
