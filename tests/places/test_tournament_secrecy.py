@@ -69,6 +69,8 @@ class Knowledge:
     deals: dict[tuple[int, int], list[Hand_]] = field(default_factory=dict)  # (place, game)
     #: (place, game number) → player → cards played, from the event logs read this time
     plays: dict[tuple[int, int], dict[str, Counter]] = field(default_factory=dict)
+    #: place → player → cards held now, had the staff's ``players_card.json`` answered
+    cards: dict[int, dict[str, Hand_]] = field(default_factory=dict)
     held_back: int = 0  # answers that said HELD_BACK
     read: int = 0  # answers read
 
@@ -94,7 +96,7 @@ class Attacker:
             text = response.content.decode()
         if response.status_code == 403 and errors.HELD_BACK in text:
             self.known.held_back += 1
-        assert response.status_code in (200, 403, 404), (path, response.status_code)
+        assert response.status_code in (200, 401, 403, 404), (path, response.status_code)
         self._seeds(text)
         return text if response.status_code == 200 else ""
 
@@ -140,6 +142,13 @@ class Attacker:
                 self._get(self.anyone, f"/places/{p}/games/{no}/replay")
                 if record := self._get(self.anyone, f"/places/{p}/games/{no}/record.json"):
                     self._record(json.loads(record))
+            for client in (self.anyone, self.entrant):  # staff's: refused, else used
+                self._get(client, f"/places/{p}/info.json")
+                self._get(client, f"/places/{p}/graph.json")
+                if cards := self._get(client, f"/places/{p}/players_card.json"):
+                    self.known.cards[p] = {
+                        seat["name"]: card_ids(seat["cards"]) for seat in json.loads(cards)
+                    }
             exported = io.StringIO()
             call_command("export_records", str(p), stdout=exported)
             self._seeds(exported.getvalue())
@@ -193,6 +202,9 @@ class Attacker:
         for where, hands in self.known.deals.items():
             if where[1] == game_no and dealt in hands:
                 named |= {f"record {where}, seat {s}": h for s, h in enumerate(hands) if h != dealt}
+        for name, hand in self.known.cards.get(place_id, {}).items():
+            if name != ATTACKER:
+                named[f"players_card.json, {name}"] = hand
         for where, by_player in self.known.plays.items():
             if where == (place_id, game_no):
                 continue  # the plays of the game being played: public, and not a deal
