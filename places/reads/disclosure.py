@@ -33,10 +33,6 @@ class Disclosure:
     seed: str | None  # the seed, if this reader may read it (and the place has one)
     log: bool  # whether this reader may read the place's event log
 
-    def held_back(self, game_no: int) -> bool:
-        """Whether game ``game_no`` is finished but its record is not yet this reader's."""
-        return self.public < game_no <= self.played
-
 
 def disclosure(place: Place, *, staff: bool = False) -> Disclosure:
     """What of ``place`` a reader (staff or not) may read now."""

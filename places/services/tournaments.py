@@ -121,8 +121,8 @@ def create_tournament(
     missing = [n for n in usernames if n not in users]
     if missing:
         problems.append("unknown user: " + ", ".join(missing))
-    used = Tournament.objects.filter(seed=seed).values_list("id", flat=True).first() if seed else None
-    if used is not None:
+    used = seed and Tournament.objects.filter(seed=seed).values_list("id", flat=True).first()
+    if used:
         # the same seed makes the same tables' seeds: one tournament's published records
         # would deal the other's games
         problems.append(f"the seed is tournament {used}'s: each tournament needs its own")
