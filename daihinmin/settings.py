@@ -56,6 +56,10 @@ if SECRET_KEY is None:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
     SECRET_KEY = _DEV_SECRET_KEY
+#: The key a tournament's table seeds are derived with (HMAC-SHA256 over the
+#: tournament's seed and the table): without it, a table's published seed tells
+#: nothing of another's. Set it to re-create a tournament's deals on another server.
+SEED_KEY = env_str("SEED_KEY") or SECRET_KEY
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 if "testserver" not in ALLOWED_HOSTS:

@@ -70,6 +70,11 @@ INVALID_PLACE = _define("INVALID_PLACE", 400, "the place cannot be made so")
 ALREADY_STARTED = _define("ALREADY_STARTED", 409, "the place has already been started")
 TURN_OPEN = _define("TURN_OPEN", 409, "a turn is open: waiting for the player")
 INVALID_TOURNAMENT = _define("INVALID_TOURNAMENT", 400, "the tournament cannot be made so")
+HELD_BACK = _define(
+    "HELD_BACK",
+    403,
+    "held back until every place dealing the same cards has played them (docs/records.md)",
+)
 
 # -- practice against the house bots -----------------------------------------------------
 UNKNOWN_STRATEGY = _define("UNKNOWN_STRATEGY", 400, "no house strategy of that name")

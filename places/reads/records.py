@@ -1,7 +1,9 @@
 """Game records (format version 1, ``docs/records.md``): one finished game as plain data.
 
-A record shows every hand, so only finished games have one; the place's seed
-(which would let a bot compute the deals to come) only once the place is over.
+A record shows every hand, so only finished games have one, and the seed would let
+anyone compute the deals to come: which games and whether the seed a reader may
+read is ``places.reads.disclosure``'s to say (a duplicate deal's records wait for
+its every rotation).
 A place's records are read a chunk of games at a time, in a bounded number of
 queries per chunk, so that a place of thousands of games never sits in memory.
 """
@@ -18,7 +20,7 @@ from places.engine.cards import format_card, mask_of, sorted_ids
 from places.engine.deal import drawn_ranks
 from places.engine.place import points_for
 from places.models import Game, Hand, Place, Rank, Turn
-from places.reads.position import finished_games, state_of
+from places.reads.disclosure import disclosure
 from places.reads.seats import Seat, seats_of
 from places.wire.records import REVOLUTION
 
@@ -35,42 +37,53 @@ class PlaceHead:
     id: int
     title: str
     game_count: int
-    seed: str | None  # None while the place runs, or when it has none
+    seed: str | None  # None while the reader may not read it, or when it has none
     seats: tuple[Seat, ...]
-    finished: int  # games 1 … finished have records
+    finished: int  # games 1 … finished have records the reader may read
+    played: int  # games 1 … played are over (more than ``finished`` when some are held back)
     #: Duplicate deals: the seed the exchanges' ranks are drawn from (``drawn_ranks``).
     duplicate_seed: str | None = None
 
 
-def place_head(place_id: int) -> PlaceHead | None:
-    """The place's part of its records, or None for no such place."""
+def place_head(place_id: int, *, staff: bool = False) -> PlaceHead | None:
+    """The place's part of its records as this reader may read them; None for no such place."""
     place = Place.objects.filter(pk=place_id).first()
     if place is None:
         return None
-    over = place.state == Place.State.FINISHED
+    shown = disclosure(place, staff=staff)
     return PlaceHead(
         id=place.id,
         title=place.title,
         game_count=place.game_count,
-        seed=(place.seed or None) if over else None,
+        seed=shown.seed,
         seats=seats_of(place.id),
-        finished=finished_games(state_of(place)),
+        finished=shown.public,
+        played=shown.played,
         duplicate_seed=place.seed if place.duplicate_deals else None,
     )
 
 
-def game_record(place_id: int, game_no: int) -> dict | None:
-    """The record of one finished game, or None (no such place, game, or not finished)."""
-    head = place_head(place_id)
-    if head is None or not 1 <= game_no <= head.finished:
+def game_record(place_id: int, game_no: int, *, staff: bool = False) -> dict | None:
+    """The record of one finished game, or None (no such place, game, not finished, or
+    not yet the reader's)."""
+    head = place_head(place_id, staff=staff)
+    return None if head is None else record_of(head, game_no)
+
+
+def record_of(head: PlaceHead, game_no: int) -> dict | None:
+    """The record of one game of the place, or None (not finished, or not the reader's)."""
+    if not 1 <= game_no <= head.finished:
         return None
     found = records_after(head, game_no - 1, 1)
     return found[0] if found else None
 
 
-def place_records(place_id: int, chunk: int | None = None) -> Iterator[dict] | None:
-    """Every finished game's record in order, read ``chunk`` games at a time; None: no place."""
-    head = place_head(place_id)
+def place_records(
+    place_id: int, chunk: int | None = None, *, staff: bool = False
+) -> Iterator[dict] | None:
+    """Every finished game's record the reader may read, in order, read ``chunk`` games at
+    a time; None: no place."""
+    head = place_head(place_id, staff=staff)
     if head is None:
         return None
     return (record for batch in record_chunks(head, chunk) for record in batch)

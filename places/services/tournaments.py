@@ -11,13 +11,21 @@ every round, so a place that ends lets the next one start within a round.
 
 In a duplicate tournament, the five rotations of a deal set share one seed and
 play with ``duplicate_deals``: the same hands, seat by seat, in every rotation.
+
+A table's seed is a keyed hash of the tournament's seed and the table's deals
+(:func:`table_seed`): a finished table publishes its own seed with its records, and
+from it nobody without the server's key can tell the seed of another table, nor the
+tournament's.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 from collections.abc import Sequence
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Count
@@ -74,6 +82,14 @@ def _problems(
     return problems
 
 
+def table_seed(seed: str, deals: int) -> str:
+    """The seed of the tables that deal ``deals`` (a table's number, or a duplicate set's):
+    HMAC-SHA256 of the tournament's seed and ``deals`` under ``settings.SEED_KEY``, 32 hex
+    digits. The same tournament seed and key always give the same tables' deals."""
+    message = f"daihinmin-table:{seed}:{deals}".encode()
+    return hmac.new(settings.SEED_KEY.encode(), message, hashlib.sha256).hexdigest()[:32]
+
+
 def _table_title(title: str, no: int, tables: int) -> str:
     suffix = f" {no + 1}/{tables}"
     return title[: TITLE_MAX_LENGTH - len(suffix)].rstrip() + suffix
@@ -95,7 +111,8 @@ def create_tournament(
     """A waiting tournament of these users (entrant 0 first) with every place of its schedule.
 
     A duplicate tournament always has a seed (one is drawn when none is given): its
-    rotations must deal alike. A round robin without one deals from the OS's source.
+    rotations must deal alike. A round robin without one deals from the OS's source. A
+    seed another tournament has is refused: it would deal that tournament's cards again.
     """
     problems = _problems(
         title, usernames, format, game_count, pace, time_limit, time_bank, seed, max_running
@@ -104,6 +121,11 @@ def create_tournament(
     missing = [n for n in usernames if n not in users]
     if missing:
         problems.append("unknown user: " + ", ".join(missing))
+    used = seed and Tournament.objects.filter(seed=seed).values_list("id", flat=True).first()
+    if used:
+        # the same seed makes the same tables' seeds: one tournament's published records
+        # would deal the other's games
+        problems.append(f"the seed is tournament {used}'s: each tournament needs its own")
     if problems:
         raise errors.Refused(errors.INVALID_TOURNAMENT, "; ".join(problems))
     if format == Tournament.Format.DUPLICATE and not seed:
@@ -134,7 +156,7 @@ def create_tournament(
                 pace=pace,
                 time_limit=time_limit,
                 time_bank=time_bank,
-                seed=f"{seed}:{deals}" if seed else "",
+                seed=table_seed(seed, deals) if seed else "",
                 rated=rated,
                 tournament=tournament,
                 table_no=table.no,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 
 from places import errors
 from places.wire.codec import compact
@@ -26,3 +26,9 @@ def refusal(refused: errors.Refused) -> HttpResponse:
     for name, value in refused.headers.items():
         response[name] = value
     return response
+
+
+def is_staff(request: HttpRequest) -> bool:
+    """Whether the reader is active staff: staff see hands, seeds and held-back records."""
+    user = request.user
+    return bool(user.is_authenticated and user.is_active and user.is_staff)

@@ -3,6 +3,9 @@
 Events are public (every place's stream is open to anyone at ``ws://HOST/``),
 so the log is too. A client that noticed a gap, or reconnected after a
 restart, reads ``/places/ID/events.json?after=SEQ`` and goes on from there.
+One exception: the log of a place that is over while another place with its seed
+still has games to play (a duplicate deal's rotations) is held back from all but
+staff, since its plays show the hands to come (``places.reads.disclosure``).
 """
 
 from __future__ import annotations
@@ -12,8 +15,9 @@ from django.views.decorators.http import require_safe
 
 from places import errors
 from places.models import Place
+from places.reads.disclosure import disclosure
 from places.reads.log import MAX_EVENTS, events_after
-from places.views import JSON_TYPE, refusal
+from places.views import JSON_TYPE, is_staff, refusal
 
 
 @require_safe
@@ -29,8 +33,17 @@ def events(request: HttpRequest, place_id: str) -> HttpResponse:
         after = max(0, int(request.GET.get("after", "0")))
     except ValueError:
         return refusal(errors.Refused(errors.INVALID_PARAMETER, "after must be an integer"))
-    if not Place.objects.filter(pk=place_id).exists():
+    place = Place.objects.filter(pk=place_id).first()
+    if place is None:
         return refusal(errors.Refused(errors.NOT_FOUND, f"no place {place_id}"))
+    if not disclosure(place, staff=is_staff(request)).log:
+        return refusal(
+            errors.Refused(
+                errors.HELD_BACK,
+                f"the event log of place {place_id} is held back until every place dealing "
+                "its cards is over",
+            )
+        )
     rows = events_after(place_id, after, MAX_EVENTS)
     last = rows[-1][0] if rows else after
     body = (

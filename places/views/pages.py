@@ -24,16 +24,12 @@ from places.presentation import charts
 from places.presentation import results as results_tables
 from places.presentation.strings import page_strings
 from places.reads import lists, standings
+from places.reads.disclosure import disclosure
 from places.reads.seats import seats_of
 from places.reads.snapshot import snapshot
-from places.views import json_response, refusal
+from places.views import is_staff, json_response, refusal
 
 logger = logging.getLogger(__name__)
-
-
-def _is_staff(request: HttpRequest) -> bool:
-    user = request.user
-    return bool(user.is_authenticated and user.is_active and user.is_staff)
 
 
 @require_safe
@@ -58,7 +54,7 @@ def _with_page(request: HttpRequest, state: str, number: int) -> str:
 @require_safe
 def live(request: HttpRequest, place_id: str) -> HttpResponse:
     place = get_object_or_404(Place, pk=int(place_id))
-    staff = _is_staff(request)
+    staff = is_staff(request)
     config = {
         "place": place.id,
         "state_url": f"/places/{place.id}/state.json",
@@ -84,7 +80,7 @@ def live(request: HttpRequest, place_id: str) -> HttpResponse:
 @require_safe
 def state(request: HttpRequest, place_id: str) -> HttpResponse:
     """``/places/ID/state.json``: the snapshot the live page starts from (no hands unless staff)."""
-    doc = snapshot(int(place_id), staff=_is_staff(request))
+    doc = snapshot(int(place_id), staff=is_staff(request))
     if doc is None:
         response = refusal(errors.Refused(errors.NOT_FOUND, f"no place {place_id}"))
     else:
@@ -112,7 +108,9 @@ def results(request: HttpRequest, place_id: str) -> HttpResponse:
         "ranks_chart": charts.ranks_chart(res),
         "rank_legend": shown.rank_legend(),
         "rank_names": shown.rank_names(),
-        "staff": _is_staff(request),
+        "staff": is_staff(request),
+        # games 1 … this have records the reader may replay (a held-back deal is not linked)
+        "replayable": disclosure(place, staff=is_staff(request)).public,
     }
     return render(request, "places/results.html", context)
 

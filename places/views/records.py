@@ -1,7 +1,9 @@
 """Game records over HTTP (``docs/records.md``): one finished game, or a place's every one.
 
 Records are public as the event log is: they show the hands of finished games
-only, and the seed only once the place is over (``places.reads.records``).
+only, the seed only once the place is over, and a deal played by other places too
+(a duplicate deal's rotations) only once every one of them has played it; staff
+read them all (``places.reads.disclosure``).
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_safe
 
 from places import errors
-from places.reads.records import game_record, place_head, record_chunks
-from places.views import json_response, refusal
+from places.reads.records import place_head, record_chunks, record_of
+from places.views import is_staff, json_response, refusal
 from places.wire.codec import compact
 
 #: JSON Lines as most tools name it (``application/jsonl`` is not registered either).
@@ -24,18 +26,27 @@ JSONL_TYPE = "application/x-ndjson"
 @require_safe
 def record(request: HttpRequest, place_id: str, game_no: str) -> HttpResponse:
     """``/places/ID/games/N/record.json``: the record of finished game N."""
-    doc = game_record(int(place_id), int(game_no))
-    if doc is None:
+    no = int(game_no)
+    head = place_head(int(place_id), staff=is_staff(request))
+    if head is not None and head.played >= no > head.finished:
         return refusal(
-            errors.Refused(errors.NOT_FOUND, f"no finished game {int(game_no)} in place {place_id}")
+            errors.Refused(
+                errors.HELD_BACK,
+                f"game {no} of place {head.id} is held back until every place dealing "
+                "its cards has played it",
+            )
         )
+    doc = None if head is None else record_of(head, no)
+    if doc is None:
+        return refusal(errors.Refused(errors.NOT_FOUND, f"no finished game {no} in place {place_id}"))
     return json_response(doc)
 
 
 @require_safe
 def records(request: HttpRequest, place_id: str) -> HttpResponse:
-    """``/places/ID/records.jsonl``: one record per finished game, a line each, streamed."""
-    head = place_head(int(place_id))
+    """``/places/ID/records.jsonl``: one record per finished game the reader may read, a line
+    each, streamed (the held-back games are left out)."""
+    head = place_head(int(place_id), staff=is_staff(request))
     if head is None:
         return refusal(errors.Refused(errors.NOT_FOUND, f"no place {place_id}"))
     response = StreamingHttpResponse(_lines(record_chunks(head)), content_type=JSONL_TYPE)

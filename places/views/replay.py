@@ -15,7 +15,8 @@ from django.views.decorators.http import require_safe
 from places.models import PLAYERS_PER_PLACE, Place
 from places.presentation.cards import seat_colour
 from places.presentation.strings import replay_strings
-from places.reads.position import finished_games, state_of
+from places.reads.disclosure import disclosure
+from places.views import is_staff
 
 
 @require_safe
@@ -24,7 +25,8 @@ def replay(request: HttpRequest, place_id: str, game_no: str) -> HttpResponse:
     game = int(game_no)
     if not 1 <= game <= place.game_count:
         raise Http404(f"place {place.id} plays no game {game}")
-    finished = finished_games(state_of(place))
+    # the games whose records this reader may read (a held-back game is not linked)
+    finished = disclosure(place, staff=is_staff(request)).public
     config = {
         "place": place.id,
         "game": game,

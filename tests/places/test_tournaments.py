@@ -17,6 +17,7 @@ from places.models import Game, Hand, Place, Rank, Rating, RatingChange, Tournam
 from places.reads import records
 from places.reads.tournaments import tournament as read_tournament
 from places.services import house
+from places.services.tournaments import table_seed
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +54,7 @@ def test_a_tournament_is_made_with_every_place_of_its_schedule():
         seated = list(place.players.order_by("seat").values_list("user__username", flat=True))
         assert seated == [names[e] for e in table.seats]
         assert place.state == Place.State.WAITING and not place.duplicate_deals
-        assert place.seed == f"s:{table.no}" and place.game_count == 2
+        assert place.seed == table_seed("s", table.no) and place.game_count == 2
     assert t.state == Tournament.State.WAITING
 
 
@@ -86,6 +87,18 @@ def test_unknown_and_repeated_entrants_are_refused():
         services.create_tournament("T", [*names[:4], "nobody"])
     with pytest.raises(errors.Refused, match="only once"):
         services.create_tournament("T", [*names, names[0]])
+
+
+def test_a_seed_another_tournament_has_is_refused_and_makes_nothing():
+    """The same seed makes the same tables' seeds: the first tournament's published
+    records would deal the second's games."""
+    names = house_entrants(5)
+    first = services.create_tournament("First", names, game_count=1, seed="again")
+    with pytest.raises(errors.Refused) as refused:
+        services.create_tournament("Second", names, format="duplicate", seed="again")
+    assert refused.value.code == errors.INVALID_TOURNAMENT
+    assert f"the seed is tournament {first.id}'s" in refused.value.message
+    assert Tournament.objects.count() == 1 and Place.objects.count() == 5
 
 
 def test_a_seven_entrant_round_robin_runs_to_its_end_with_standings_and_ratings():
@@ -153,7 +166,7 @@ def test_a_duplicate_tournament_deals_each_hand_to_each_entrant_once():
     )
     assert len(duplicate(5)) == 5
     places = list(Place.objects.filter(tournament=t).order_by("table_no"))
-    assert all(p.duplicate_deals and p.seed == "dd:0" for p in places)
+    assert all(p.duplicate_deals and p.seed == table_seed("dd", 0) for p in places)
     services.start_tournament(t.id)
     run(t.id)
     for no in (1, 2, 3):

@@ -1,0 +1,58 @@
+"""What of a place anyone may read, and from when: the one rule every route that
+shows a record, a seed, a hand dealt or a finished place's plays asks
+(``docs/records.md``, "Who sees what, and when").
+
+A seed fixes every deal of every place that carries it: the same seed deals game k
+the same hands, seat by seat, wherever it is played (the five rotations of a
+duplicate deal set share theirs on purpose). So, for anyone but staff:
+
+- game k's record is public once **every** place with the seed has finished game k
+  (a place without a seed: once its own game k is over);
+- the seed is public once every place with it is over;
+- the event log of a place that is over is public once every place with its seed is
+  over too: its plays would show the hands still to be played elsewhere. While a
+  place runs, its log is as public as its live stream (its players need it).
+
+Staff see every finished game's record, the seed and every log at any time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count
+
+from places.models import Game, Place
+from places.reads.position import finished_games, state_of
+
+
+@dataclass(frozen=True, slots=True)
+class Disclosure:
+    played: int  # games 1 … played are finished
+    public: int  # games 1 … public have records this reader may read (≤ played)
+    seed: str | None  # the seed, if this reader may read it (and the place has one)
+    log: bool  # whether this reader may read the place's event log
+
+
+def disclosure(place: Place, *, staff: bool = False) -> Disclosure:
+    """What of ``place`` a reader (staff or not) may read now."""
+    played = finished_games(state_of(place))
+    over = place.state == Place.State.FINISHED
+    if staff:
+        return Disclosure(played, played, place.seed or None, True)
+    if not place.seed:
+        return Disclosure(played, played, None, True)
+    others = dict(
+        Place.objects.filter(seed=place.seed).exclude(pk=place.pk).values_list("id", "state")
+    )
+    if not others:
+        return Disclosure(played, played, place.seed if over else None, True)
+    done = dict(
+        Game.objects.filter(place_id__in=others, status=Game.FINISHED)
+        .values_list("place_id")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    public = min(played, *(done.get(pk, 0) for pk in others))
+    every_over = over and all(state == Place.State.FINISHED for state in others.values())
+    return Disclosure(played, public, place.seed if every_over else None, every_over or not over)
