@@ -59,6 +59,9 @@ CROSS_SITE = _define(
 )
 STAFF_ONLY = _define("STAFF_ONLY", 403, "only staff may do this")
 
+# -- accounts ------------------------------------------------------------------------------
+INVALID_NAME = _define("INVALID_NAME", 400, "no user may take this name")
+
 # -- the game -----------------------------------------------------------------------------
 INVALID_CARD = _define("INVALID_CARD", 400, "a card string in no known form")
 NO_TURN_OPEN = _define("NO_TURN_OPEN", 409, "no turn is open")
