@@ -136,7 +136,7 @@ class PlaceAdmin(admin.ModelAdmin):
     list_filter = ("state",)
     search_fields = ("title", "players__user__username", "=id")
     date_hierarchy = "created_at"
-    actions = ("start", "next_step")
+    actions = ("start", "next_step", "stop")
     change_form_template = "admin/places/place/change_form.html"
     fieldsets = (
         (
@@ -271,6 +271,13 @@ class PlaceAdmin(admin.ModelAdmin):
     def next_step(self, request: HttpRequest, queryset: QuerySet) -> None:
         self._run(request, queryset, services.next_turn, "Stepped")
 
+    @admin.action(
+        description="Stop the selected places (the game in play is dropped)",
+        permissions=["change"],
+    )
+    def stop(self, request: HttpRequest, queryset: QuerySet) -> None:
+        self._run(request, queryset, services.stop_place, "Stopped")
+
     def _run(
         self, request: HttpRequest, queryset: QuerySet, change: Callable[[int], None], done: str
     ) -> None:
@@ -295,6 +302,7 @@ class PlaceAdmin(admin.ModelAdmin):
                 wrap(self.next_step_view),
                 name="places_place_next_step",
             ),
+            path("<path:object_id>/stop/", wrap(self.stop_view), name="places_place_stop"),
             *super().get_urls(),
         ]
 
@@ -303,6 +311,9 @@ class PlaceAdmin(admin.ModelAdmin):
 
     def next_step_view(self, request: HttpRequest, object_id: str):
         return self._button(request, object_id, services.next_turn, "Stepped")
+
+    def stop_view(self, request: HttpRequest, object_id: str):
+        return self._button(request, object_id, services.stop_place, "Stopped")
 
     def _button(self, request, object_id, change, done):
         if request.method != "POST":

@@ -72,6 +72,7 @@ NOT_FOUND = _define("NOT_FOUND", 404, "no such place")
 INVALID_PLACE = _define("INVALID_PLACE", 400, "the place cannot be made so")
 ALREADY_STARTED = _define("ALREADY_STARTED", 409, "the place has already been started")
 TURN_OPEN = _define("TURN_OPEN", 409, "a turn is open: waiting for the player")
+ALREADY_OVER = _define("ALREADY_OVER", 409, "the place is already over")
 INVALID_TOURNAMENT = _define("INVALID_TOURNAMENT", 400, "the tournament cannot be made so")
 
 # -- practice against the house bots -----------------------------------------------------

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
 
-from places.models import Place, Player
+from places.models import ENDED, Place, Player
 from places.reads.position import state_of
 
 #: The home page lists this many finished places (newest first); the admin has them all.
@@ -41,7 +41,7 @@ def home_lists() -> HomeLists:
     out = HomeLists()
     out.running = [_row(p) for p in base.filter(state=Place.State.RUNNING)]
     out.waiting = [_row(p) for p in base.filter(state=Place.State.WAITING)]
-    finished = base.filter(state=Place.State.FINISHED)
+    finished = base.filter(state__in=ENDED)  # aborted ones too
     out.finished_total = finished.count()
     out.finished = [_row(p) for p in finished[:FINISHED_SHOWN]]
     return out

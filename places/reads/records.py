@@ -17,7 +17,7 @@ from places.engine import replay
 from places.engine.cards import format_card, mask_of, sorted_ids
 from places.engine.deal import drawn_ranks
 from places.engine.place import points_for
-from places.models import Game, Hand, Place, Rank, Turn
+from places.models import ENDED, Game, Hand, Place, Rank, Turn
 from places.reads.position import finished_games, state_of
 from places.reads.seats import Seat, seats_of
 from places.wire.records import REVOLUTION
@@ -47,7 +47,7 @@ def place_head(place_id: int) -> PlaceHead | None:
     place = Place.objects.filter(pk=place_id).first()
     if place is None:
         return None
-    over = place.state == Place.State.FINISHED
+    over = place.state in ENDED
     return PlaceHead(
         id=place.id,
         title=place.title,
