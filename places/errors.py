@@ -61,6 +61,9 @@ STAFF_ONLY = _define("STAFF_ONLY", 403, "only staff may do this")
 
 # -- accounts ------------------------------------------------------------------------------
 INVALID_NAME = _define("INVALID_NAME", 400, "no user may take this name")
+NAME_TAKEN = _define("NAME_TAKEN", 409, "a user already has this name")
+INVALID_PASSWORD = _define("INVALID_PASSWORD", 400, "the password is too weak")
+SIGN_UP_CLOSED = _define("SIGN_UP_CLOSED", 403, "this server takes no sign-ups")
 
 # -- the game -----------------------------------------------------------------------------
 INVALID_CARD = _define("INVALID_CARD", 400, "a card string in no known form")

@@ -1,4 +1,4 @@
-"""Accounts: the rule a new user's name must follow, and signing up.
+"""Accounts: the rule a new user's name must follow, signing up, disabling.
 
 A user's name is in the paths of their profile (``/users/NAME`` and
 ``/users/NAME.json``, ``places/urls.py``): a name ending in a suffix the site
@@ -13,8 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 
 from places import errors
 
@@ -42,6 +45,37 @@ def check_new_name(name: str) -> str:
         else:
             return name
     raise errors.Refused(errors.INVALID_NAME, f"bad user name {name[:150]!r}: {reason}")
+
+
+def check_sign_up_open() -> None:
+    """``SIGN_UP_CLOSED`` unless the server takes sign-ups (the ``SIGN_UP`` setting)."""
+    if not settings.SIGN_UP:
+        raise errors.Refused(errors.SIGN_UP_CLOSED)
+
+
+def sign_up(name: str, password: str):
+    """A new user, made by the person who will use it (``/signup``); returns it.
+
+    Refused: ``SIGN_UP_CLOSED`` when the server takes none (``SIGN_UP`` off),
+    ``INVALID_NAME``, ``NAME_TAKEN`` (by a name that differs only in case too: one
+    must not pass for another), ``INVALID_PASSWORD`` (Django's password validators,
+    settings ``AUTH_PASSWORD_VALIDATORS``). The user is no staff and no house bot.
+    """
+    check_sign_up_open()
+    check_new_name(name)
+    model = get_user_model()
+    field = model.USERNAME_FIELD
+    if model.objects.filter(**{f"{field}__iexact": name}).exists():
+        raise errors.Refused(errors.NAME_TAKEN, f"the name {name!r} is taken")
+    try:
+        validate_password(password, model(**{field: name}))
+    except ValidationError as e:
+        raise errors.Refused(errors.INVALID_PASSWORD, " ".join(e.messages)) from None
+    try:
+        with transaction.atomic():
+            return model.objects.create_user(name, password=password)
+    except IntegrityError:  # the same name, signed up at the same moment
+        raise errors.Refused(errors.NAME_TAKEN, f"the name {name!r} is taken") from None
 
 
 def check_unless_taken(name: str) -> None:

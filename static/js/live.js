@@ -395,7 +395,7 @@
     cards.dataset.cards = M.table.map((id) => Cards.info(id).written).join(" ");
     if (M.table.length) {
       cards.innerHTML = M.table.map((id) => Cards.face(id)).join("");
-    } else if (M.place && isOver(M.place.state)) {
+    } else if (M.place && isOver(M.place.state) && M.gameNo) {
       cards.innerHTML = `<span class="table-empty">${esc(fmt(T.game_over, { no: M.gameNo }))}</span>`;
     } else {
       cards.innerHTML = `<span class="table-empty">${esc(M.place && M.place.state === "waiting" ? T.waiting : T.empty_table)}</span>`;
