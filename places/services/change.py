@@ -70,8 +70,12 @@ class Change:
         self.submitted: list[str] = []  # what the acting player wrote
         self.settled: list[tuple[str, str]] = []  # (outcome, reason) of each turn settled
         self.start_pending = False  # started by another process: the dealer steps first
-        #: The state the place takes when it is over: finished, or aborted by staff.
-        self.ending = Place.State.FINISHED
+        #: The state the place takes when it is over: finished, or aborted by staff. A
+        #: change that finds the place aborted (the dealer's, which waited for the lock
+        #: while staff stopped it) saves it aborted still.
+        self.ending = (
+            Place.State.ABORTED if place.state == Place.State.ABORTED else Place.State.FINISHED
+        )
 
     # -- engine events -> rows and wire messages
     def record(

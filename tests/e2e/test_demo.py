@@ -61,7 +61,7 @@ def test_the_demo_place_is_unrated_and_stopped_with_the_demo(tmp_path, how):
         out, _ = demo.communicate(timeout=60)
         assert f"Demo place {pk} stopped." in out
         after = place_of(server, pk)
-        assert after["state"] == "aborted"
+        assert after["state"] == "aborted", (after, out)
         assert after["games"] and all(status == 1 for _, status in after["games"])  # none in play
     finally:
         if demo.poll() is None:

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 import random
+from datetime import timedelta
 from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
 from places import dealer, errors, services
 from places.engine import place as engine
@@ -77,9 +79,11 @@ def test_nothing_moves_an_aborted_place(make_place):
     with pytest.raises(errors.Refused) as e:
         services.post_cards(place.id, user_ids[0], [])
     assert e.value.code == errors.NO_TURN_OPEN
-    assert not services.run_due(place.id)
+    late = timezone.now() + timedelta(hours=1)
+    assert not services.run_due(place.id, now=late)  # it waited for the lock while staff stopped
     assert dealer.tick() == 0
-    assert Place.objects.get(pk=place.id).event_seq == seq
+    after = Place.objects.get(pk=place.id)
+    assert (after.state, after.event_seq) == (Place.State.ABORTED, seq)
 
 
 def test_a_waiting_place_stops_before_any_game(make_place):
@@ -194,3 +198,22 @@ def test_an_aborted_practice_no_longer_counts_as_unfinished(users, settings):
     assert e.value.code == errors.TOO_MANY_PRACTICES
     services.stop_place(first.id)
     assert services.start_practice(users[0].pk).place.state == Place.State.RUNNING
+
+
+def test_a_place_between_two_games_stops_after_the_first(make_place):
+    place = make_place(game_count=3, pace=None)
+    services.start_place(place.id)
+    rng = random.Random(3)
+    user_ids = [s.user_id for s in seats_of(place.id)]
+    while engine_state(place.id).phase != engine.BETWEEN_GAMES or not engine_state(place.id).game_no:
+        state = engine_state(place.id)
+        if state.needs_action:
+            services.post_cards(place.id, user_ids[state.game.turn], choose(state, rng))
+        else:
+            services.next_turn(place.id)
+    services.stop_place(place.id)
+    place.refresh_from_db()
+    assert place.state == Place.State.ABORTED
+    assert list(Game.objects.filter(place=place).values_list("no", "status")) == [
+        (1, Game.FINISHED)
+    ]
