@@ -63,10 +63,9 @@ def sign_up(name: str, password: str):
     """
     check_sign_up_open()
     check_new_name(name)
+    check_name_free(name)
     model = get_user_model()
     field = model.USERNAME_FIELD
-    if model.objects.filter(**{f"{field}__iexact": name}).exists():
-        raise errors.Refused(errors.NAME_TAKEN, f"the name {name!r} is taken")
     try:
         validate_password(password, model(**{field: name}))
     except ValidationError as e:
@@ -75,14 +74,24 @@ def sign_up(name: str, password: str):
         with transaction.atomic():
             return model.objects.create_user(name, password=password)
     except IntegrityError:  # the same name, signed up at the same moment
-        raise errors.Refused(errors.NAME_TAKEN, f"the name {name!r} is taken") from None
+        raise errors.Refused(errors.NAME_TAKEN, f"the name {name[:150]!r} is taken") from None
+
+
+def check_name_free(name: str) -> None:
+    """``NAME_TAKEN`` if a user has this name in any case: ``Alice`` must not pass for
+    ``alice`` on a results page (Django's admin form refuses such a name too)."""
+    model = get_user_model()
+    if model.objects.filter(**{f"{model.USERNAME_FIELD}__iexact": name}).exists():
+        raise errors.Refused(errors.NAME_TAKEN, f"the name {name[:150]!r} is taken")
 
 
 def check_unless_taken(name: str) -> None:
-    """:func:`check_new_name`, unless a user already has the name (changed, not made)."""
+    """:func:`check_new_name` and :func:`check_name_free`, unless a user already has
+    exactly this name (the command changes that user, it makes none)."""
     model = get_user_model()
     if not model.objects.filter(**{model.USERNAME_FIELD: name}).exists():
         check_new_name(name)
+        check_name_free(name)
 
 
 def disable(user_ids: Iterable[int]) -> int:

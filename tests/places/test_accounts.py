@@ -47,6 +47,14 @@ def test_create_user_refuses_a_name_its_profile_would_not_reach():
     assert not get_user_model().objects.filter(username__in=["x.json", "y.json"]).exists()
 
 
+def test_create_user_refuses_a_name_taken_in_another_case():
+    call_command("create_user", "alice", "--password", "pw")
+    with pytest.raises(CommandError) as e:
+        call_command("create_user", "ALICE", "--password", "pw")
+    assert str(e.value) == "the name 'ALICE' is taken"
+    assert list(get_user_model().objects.values_list("username", flat=True)) == ["alice"]
+
+
 def test_create_user_still_changes_a_user_made_before_the_rule():
     get_user_model().objects.create_user("old.json", password="pw")
     user, created = house.make_wire_user("old.json", "new-pw")
