@@ -217,3 +217,12 @@ def test_a_place_between_two_games_stops_after_the_first(make_place):
     assert list(Game.objects.filter(place=place).values_list("no", "status")) == [
         (1, Game.FINISHED)
     ]
+
+
+def test_the_results_page_of_an_aborted_place_says_so(client, make_place):
+    place = in_game_two(make_place)
+    services.stop_place(place.id)
+    page = client.get(f"/places/{place.id}/results").content.decode()
+    assert "Staff stopped this place" in page and "Final table" in page
+    japanese = client.get(f"/places/{place.id}/results", HTTP_ACCEPT_LANGUAGE="ja")
+    assert "スタッフがこの場を中止しました" in japanese.content.decode()
