@@ -214,12 +214,14 @@
       flash(fmt(T.game_over, { no: e.game.no }), "");
       addLog(esc(fmt(T.game_over, { no: e.game.no })), "big");
     } else if (op === "end_place") {
-      M.place.state = "finished";
+      // before its last game: staff stopped it; in a game, that game is dropped
+      const dropped = M.phase === "in_game";
+      M.place.state = M.gamesFinished < M.place.game_count ? "aborted" : "finished";
       M.phase = "over";
       M.turn = null;
       M.deadline = null;
       addLog(esc(T.place_over), "big");
-      reload(); // finished, or stopped by staff (aborted: the game in play dropped)
+      if (dropped) reload(); // the snapshot has no dropped game
     }
   }
 
