@@ -57,6 +57,10 @@ ROUTES: tuple[Route, ...] = (
     Route("login", ("POST",), views.LoginView, Access.ANYONE, formats=(JSON, XML), pages=True),
     Route("sessions", ("POST",), views.LoginView, Access.ANYONE, pages=True),
     Route("logout", ("GET", "POST"), views.LogoutView, Access.ANYONE, pages=True),
+    # not in 2011: a new account, made by its user (issue 27), unless SIGN_UP is off
+    Route("signup", ("GET", "POST"), views.SignUpFormView, Access.ANYONE, formats=(None,),
+          pages=True),
+    Route("signup", ("POST",), views.SignUpView, Access.ANYONE, formats=(JSON, XML), pages=True),
     Route("operations", READ, views.OperationsView, Access.PLAYER, formats=(None,), pages=True),
     # not in 2011: a place of the user and four house bots, started (issue 13)
     Route("practice", ("POST",), views.PracticeView, Access.ANYONE, pages=True),

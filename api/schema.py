@@ -155,6 +155,21 @@ class ErrorSerializer(serializers.Serializer):
     error = ErrorDetailSerializer()
 
 
+class SignedUpSerializer(serializers.Serializer):
+    player = serializers.CharField(help_text="the new user's name; the session is logged in as it")
+
+
+class SignUpFormSerializer(serializers.Serializer):
+    name = serializers.CharField(
+        help_text="letters, digits and @ . + - _, at most 150; not ending in .json, .jsonl, "
+        ".xml or .csv; not dots only"
+    )
+    password = serializers.CharField(help_text="Django's password validators judge it")
+    password_again = serializers.CharField(
+        required=False, help_text="the page's second field: when sent, it must be the password"
+    )
+
+
 class LoginFormSerializer(serializers.Serializer):
     name = serializers.CharField(required=False, help_text="user name")
     password = serializers.CharField(required=False)
@@ -251,6 +266,7 @@ XML_PRACTICE = (
     "    <results>/places/27/results</results>\n    <socket>/ws/places/27/</socket>\n"
     "    <records>/places/27/records.jsonl</records>\n  </urls>\n</hash>\n"
 )
+XML_SIGNED_UP = _DECL + "<hash>\n  <player>User1</player>\n</hash>\n"
 XML_LOGGED_IN = (
     _DECL + '<hash>\n  <player>User1</player>\n  <place type="integer">26</place>\n</hash>\n'
 )
@@ -491,6 +507,80 @@ def login_spec(path: str, fmt: str | None, with_form: bool) -> dict:
     return spec
 
 
+def sign_up_spec(fmt: str | None, with_form: bool) -> dict:
+    fields = [
+        OpenApiParameter(name, OpenApiTypes.STR, OpenApiParameter.QUERY, description=text)
+        for name, text in (
+            ("name", "the new user's name (or in the form body)"),
+            ("password", "its password (or in the form body)"),
+            ("password_again", "the page's second password field: when sent, the password"),
+        )
+    ]
+    made = "the account, made; the session is logged in as it"
+    if fmt == XML:
+        done = {(201, XML_TYPE): _xml(XML_SIGNED_UP, made)}
+    elif fmt:
+        done = {(201, JSON_TYPE): OpenApiResponse(SignedUpSerializer, made)}
+    else:
+        done = {
+            (302, HTML_TYPE): OpenApiResponse(None, "signed up: to /signup, what to do next"),
+            (201, JSON_TYPE): OpenApiResponse(SignedUpSerializer, f"{made} (Accept: JSON)"),
+        }
+    spec = {
+        "post": extend_schema(
+            operation_id=_op("", "signup", fmt, "post"),
+            summary=f"sign up (signup{_suffix(fmt)})",
+            description=(
+                "Makes a new account (no staff, no house bot) and logs the session in as it, "
+                "without a place: POST /practice then plays, with the session or with name and "
+                "password; POST /login with a place_id logs in to a place an organiser seated "
+                "the user in. Each sign-up, made or refused, counts as a failed login of its "
+                "address and name: the login's limits (429) cap them. Closed (403) when the "
+                "server's SIGN_UP setting is off."
+            ),
+            tags=["login"],
+            auth=[],
+            parameters=[*fields, _LOCATION, _RETRY_AFTER],
+            request={t: SignUpFormSerializer for t in FORM_TYPES},
+            responses={
+                **done,
+                **_errors(
+                    fmt,
+                    {
+                        **_BODY_ERRORS,
+                        400: [
+                            *_BODY_ERRORS[400],
+                            (errors.INVALID_NAME, "a name no user may take"),
+                            (errors.INVALID_PASSWORD, "a weak password, or two that differ"),
+                        ],
+                        403: [
+                            *_BODY_ERRORS[403],
+                            (errors.SIGN_UP_CLOSED, "the server takes no sign-ups"),
+                        ],
+                        409: [(errors.NAME_TAKEN, "a user has the name (in any case)")],
+                        429: [(errors.TOO_MANY_ATTEMPTS, "wait Retry-After seconds")],
+                    },
+                ),
+            },
+        )
+    }
+    if with_form:
+        spec["get"] = extend_schema(
+            operation_id=_op("", "signup", fmt, "get"),
+            summary="the sign-up page",
+            description="An HTML page whose form posts name, password and password_again to "
+            "/signup; once signed up, the practice form. 403 when sign-up is off.",
+            tags=["login"],
+            auth=[],
+            request=None,
+            responses={
+                (200, HTML_TYPE): OpenApiResponse(_HTML_STRING, "the sign-up form"),
+                (403, HTML_TYPE): OpenApiResponse(_HTML_STRING, "sign-up is off"),
+            },
+        )
+    return spec
+
+
 def logout_spec(fmt: str | None) -> dict:
     if fmt:
         done = {204: OpenApiResponse(None, "logged out")}
@@ -646,6 +736,8 @@ def _spec(route, prefix: str, fmt: str | None) -> dict:
         return login_spec(route.name, fmt, with_form="GET" in route.methods)
     if route.name == "logout":
         return logout_spec(fmt)
+    if route.name == "signup":
+        return sign_up_spec(fmt, with_form="GET" in route.methods)
     if route.name == "operations":
         return operations_spec()
     if route.name == "practice":

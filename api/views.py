@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import authenticate, get_user
 from django.contrib.auth import login as auth_login
@@ -42,11 +43,12 @@ from places.presentation.cards import card_label
 from places.presentation.strings import page_strings
 from places.reads import documents
 from places.reads.seats import seat_of
-from places.services import practice
+from places.services import accounts, practice
 from places.services.house import STRATEGY_NAMES
 
 OPERATIONS_URL = "/operations"
 LOGIN_URL = "/login"
+SIGN_UP_URL = "/signup"
 #: Text fields ``card_0`` … on the manual-play page (a hand never holds more than 11 cards).
 FORM_CARD_FIELDS = 14
 _PLACE_ID = re.compile(r"\s*([0-9]{1,18})\s*", re.ASCII)
@@ -188,6 +190,7 @@ def _login_page(request: HttpRequest, status: int = 200, error: str = "") -> Htt
         "place_id": place_id[:20],
         "error": error,
         "practice": practice_form(),
+        "sign_up": settings.SIGN_UP,
     }
     return render(request, "api/login.html", context, status=status)
 
@@ -236,6 +239,85 @@ class LogoutView(ApiView):
         if self.client(request) == HTML:
             return HttpResponseRedirect(LOGIN_URL)
         return HttpResponse(status=204)
+
+
+# -- signing up ------------------------------------------------------------------------------
+
+
+class SignUpView(ApiView):
+    """``POST /signup.json`` (and ``.xml``, and the page's ``POST /signup``): a new account.
+
+    The session is then logged in as it (no place: ``/practice`` takes it, a bot
+    logs in to a place with ``/login``). Every sign-up, made or refused, counts as
+    a failed login of its address and name (``api/throttle.py``): the login's
+    limits cap how many accounts an address makes, and how fast it learns which
+    names are taken, in one window.
+    """
+
+    authentication_classes: list = []
+
+    def post(self, request) -> HttpResponse:
+        dj = request._request
+        accounts.check_sign_up_open()  # before counting: a closed door is no attempt
+        name = params.field(dj, "name")
+        password = params.field(dj, "password")
+        again = params.values(dj, "password_again")  # the page's second field
+        address = throttle.address_of(dj)
+        throttle.check(address, name)  # 429 with Retry-After
+        throttle.failed(address, name)
+        if len(password) > _MAX_PASSWORD:
+            raise errors.Refused(
+                errors.INVALID_PASSWORD, f"at most {_MAX_PASSWORD} characters"
+            )
+        if again and again[0] != password:
+            raise errors.Refused(errors.INVALID_PASSWORD, "the two passwords differ")
+        user = accounts.sign_up(name, password)
+        auth_login(dj, user)  # a new session key: no fixation
+        kind = self.client(dj)
+        if kind == HTML:
+            return HttpResponseRedirect(SIGN_UP_URL)
+        response = formats.document(kind, {"player": user.get_username()})
+        response.status_code = 201
+        return response
+
+    def failure(self, request, refused) -> HttpResponse:
+        if self.client(request) != HTML:
+            return super().failure(request, refused)
+        response = _sign_up_page(request, status=refused.status, error=refused.message)
+        for key, value in refused.headers.items():
+            response[key] = value
+        return response
+
+
+class SignUpFormView(SignUpView):
+    """``GET /signup``: the sign-up form; once signed up (or logged in), what to do next."""
+
+    def get(self, request) -> HttpResponse:
+        dj = request._request
+        try:
+            accounts.check_sign_up_open()
+        except errors.Refused as e:
+            return _sign_up_page(dj, status=e.status, error=e.message, closed=True)
+        return _sign_up_page(dj)
+
+
+def _sign_up_page(
+    request: HttpRequest, status: int = 200, error: str = "", closed: bool = False
+) -> HttpResponse:
+    user = get_user(request)
+    try:
+        name = params.field(request, "name")[:_MAX_NAME] if error else ""
+    except errors.Refused:
+        name = ""
+    context = {
+        "title": "Sign up · daihinmin",
+        "error": error,
+        "closed": closed,
+        "name": name,
+        "signed_in": user if user.is_authenticated and not error else None,
+        "practice": practice_form(),
+    }
+    return render(request, "api/signup.html", context, status=status)
 
 
 # -- practice against the house bots -------------------------------------------------------

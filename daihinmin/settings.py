@@ -241,6 +241,9 @@ LOGIN_FAILURE_WINDOW = float(env_str("LOGIN_FAILURE_WINDOW", "300"))
 # Practice against the house bots (POST /practice): the unfinished practice places a user
 # may have at a time (each costs the server its house bots' moves).
 PRACTICE_PLACES_PER_USER = int(env_str("PRACTICE_PLACES_PER_USER", "3"))
+# Sign-up (/signup): anyone may make an account and practise; SIGN_UP=0 turns it off
+# (accounts then come from the admin or create_user alone).
+SIGN_UP = env_bool("SIGN_UP", default=True)
 # Requests per session on the player API (api/rate.py): past API_RATE_LIMIT in a window of
 # API_RATE_WINDOW seconds, 429 RATE_LIMITED until the window ends; 0 turns it off.
 API_RATE_LIMIT = int(env_str("API_RATE_LIMIT", "3000"))

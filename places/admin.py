@@ -12,6 +12,9 @@ from collections.abc import Callable
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth import admin as auth_admin
+from django.contrib.auth import forms as auth_forms
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponseNotAllowed, HttpResponseRedirect
@@ -36,6 +39,7 @@ from places.models import (
 )
 from places.presentation import cards as shown
 from places.reads.position import finished_games, state_of
+from places.services import accounts
 from places.services import house as house_bots
 
 
@@ -148,7 +152,7 @@ class PlaceAdmin(admin.ModelAdmin):
     list_filter = ("state", "rated", TournamentTableFilter, "duplicate_deals")
     search_fields = ("title", "players__user__username", "=id")
     date_hierarchy = "created_at"
-    actions = ("start", "next_step")
+    actions = ("start", "next_step", "stop")
     change_form_template = "admin/places/place/change_form.html"
     fieldsets = (
         (
@@ -283,6 +287,13 @@ class PlaceAdmin(admin.ModelAdmin):
     def next_step(self, request: HttpRequest, queryset: QuerySet) -> None:
         self._run(request, queryset, services.next_turn, "Stepped")
 
+    @admin.action(
+        description="Stop the selected places (the game in play is dropped)",
+        permissions=["change"],
+    )
+    def stop(self, request: HttpRequest, queryset: QuerySet) -> None:
+        self._run(request, queryset, services.stop_place, "Stopped")
+
     def _run(
         self, request: HttpRequest, queryset: QuerySet, change: Callable[[int], None], done: str
     ) -> None:
@@ -307,6 +318,7 @@ class PlaceAdmin(admin.ModelAdmin):
                 wrap(self.next_step_view),
                 name="places_place_next_step",
             ),
+            path("<path:object_id>/stop/", wrap(self.stop_view), name="places_place_stop"),
             *super().get_urls(),
         ]
 
@@ -315,6 +327,9 @@ class PlaceAdmin(admin.ModelAdmin):
 
     def next_step_view(self, request: HttpRequest, object_id: str):
         return self._button(request, object_id, services.next_turn, "Stepped")
+
+    def stop_view(self, request: HttpRequest, object_id: str):
+        return self._button(request, object_id, services.stop_place, "Stopped")
 
     def _button(self, request, object_id, change, done):
         if request.method != "POST":
@@ -482,6 +497,45 @@ class HouseBotAdmin(admin.ModelAdmin):
     def delete_queryset(self, request, queryset: QuerySet) -> None:
         for user_id in queryset.values_list("user_id", flat=True):
             house_bots.release_house_user(user_id)
+
+
+# -- users -----------------------------------------------------------------------------------
+
+
+def _checked_name(name: str) -> str:
+    """The name a user is given here, by the one rule (``places.services.accounts``)."""
+    try:
+        return accounts.check_new_name(name)
+    except Refused as e:
+        raise ValidationError(e.message) from None
+
+
+class UserCreationForm(auth_forms.AdminUserCreationForm):
+    def clean_username(self) -> str:
+        return _checked_name(super().clean_username())
+
+
+class UserChangeForm(auth_forms.UserChangeForm):
+    def clean_username(self) -> str:
+        name = self.cleaned_data["username"]
+        return name if name == self.instance.get_username() else _checked_name(name)
+
+
+admin.site.unregister(get_user_model())
+
+
+@admin.register(get_user_model())
+class UserAdmin(auth_admin.UserAdmin):
+    """Django's, with the site's rule for names, and accounts disabled in one go."""
+
+    add_form = UserCreationForm
+    form = UserChangeForm
+    actions = ("disable",)
+
+    @admin.action(description="Disable the selected accounts", permissions=["change"])
+    def disable(self, request: HttpRequest, queryset: QuerySet) -> None:
+        count = accounts.disable(queryset.exclude(pk=request.user.pk).values_list("pk", flat=True))
+        self.message_user(request, f"Disabled {count} accounts.", messages.SUCCESS)
 
 
 # -- the record: read-only --------------------------------------------------------------

@@ -59,6 +59,12 @@ CROSS_SITE = _define(
 )
 STAFF_ONLY = _define("STAFF_ONLY", 403, "only staff may do this")
 
+# -- accounts ------------------------------------------------------------------------------
+INVALID_NAME = _define("INVALID_NAME", 400, "no user may take this name")
+NAME_TAKEN = _define("NAME_TAKEN", 409, "a user already has this name")
+INVALID_PASSWORD = _define("INVALID_PASSWORD", 400, "the password is too weak")
+SIGN_UP_CLOSED = _define("SIGN_UP_CLOSED", 403, "this server takes no sign-ups")
+
 # -- the game -----------------------------------------------------------------------------
 INVALID_CARD = _define("INVALID_CARD", 400, "a card string in no known form")
 NO_TURN_OPEN = _define("NO_TURN_OPEN", 409, "no turn is open")
@@ -69,6 +75,7 @@ NOT_FOUND = _define("NOT_FOUND", 404, "no such place")
 INVALID_PLACE = _define("INVALID_PLACE", 400, "the place cannot be made so")
 ALREADY_STARTED = _define("ALREADY_STARTED", 409, "the place has already been started")
 TURN_OPEN = _define("TURN_OPEN", 409, "a turn is open: waiting for the player")
+ALREADY_OVER = _define("ALREADY_OVER", 409, "the place is already over")
 INVALID_TOURNAMENT = _define("INVALID_TOURNAMENT", 400, "the tournament cannot be made so")
 HELD_BACK = _define(
     "HELD_BACK",

@@ -27,6 +27,9 @@ class Place(models.Model):
         WAITING = "waiting", _("waiting")
         RUNNING = "running", _("running")
         FINISHED = "finished", _("finished")
+        #: Stopped by staff before its end: the game in play was dropped
+        #: (``places.services.lifecycle.stop_place``).
+        ABORTED = "aborted", _("aborted")
 
     title = models.CharField(_("title"), max_length=TITLE_MAX_LENGTH)
     game_count = models.PositiveIntegerField(
@@ -62,6 +65,8 @@ class Place(models.Model):
     #: Which server process drives this place, and until when its claim holds.
     driver = models.CharField(max_length=64, blank=True, default="", editable=False)
     lease_until = models.DateTimeField(null=True, blank=True, editable=False)
+    #: Another process asked the server to stop this running place (``schedule_stop``).
+    stop_requested = models.BooleanField(default=False, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     started_at = models.DateTimeField(null=True, blank=True, editable=False)
@@ -104,6 +109,10 @@ class Place(models.Model):
     @property
     def is_manual(self) -> bool:
         return self.pace is None
+
+
+#: The states of a place that is over: it plays no more.
+ENDED = (Place.State.FINISHED, Place.State.ABORTED)
 
 
 class Player(models.Model):

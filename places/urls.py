@@ -13,6 +13,7 @@ USER_NAME = r"(?P<name>[\w.@+-]{1,150})"
 urlpatterns = [
     re_path(ID + r"start(?:\.json)?$", staff.start, name="staff-start"),
     re_path(ID + r"next_turn(?:\.json)?$", staff.next_turn, name="staff-next-turn"),
+    re_path(ID + r"stop(?:\.json)?$", staff.stop, name="staff-stop"),
     re_path(ID + r"info\.json$", staff.info, name="staff-info"),
     re_path(ID + r"players_card\.json$", staff.players_card, name="staff-players-card"),
     re_path(ID + r"graph\.json$", staff.graph, name="staff-graph"),

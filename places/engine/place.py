@@ -163,6 +163,19 @@ def step(
     raise g.NoTurnOpen("the place is over")
 
 
+def abort(state: PlaceState) -> tuple[PlaceState, list[Event]]:
+    """Stop the place now (staff's decision, not the rules'): the game in play, if any,
+    is dropped, so the place is over after the games it finished, with their points.
+
+    ``last_ranks`` and ``points`` are already those of the last finished game: a game
+    adds its points only when it ends.
+    """
+    if state.phase == OVER:
+        raise g.NoTurnOpen("the place is over")
+    finished = state.game_no - 1 if state.phase == IN_GAME else state.game_no
+    return state.replace(phase=OVER, game_no=finished, game=None), [EndPlace()]
+
+
 def _in_game(state: PlaceState) -> GameState:
     if state.phase != IN_GAME or state.game is None:
         raise g.NoTurnOpen("no game is running")

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count
 
-from places.models import Game, Place
+from places.models import ENDED, Game, Place
 from places.reads.position import finished_games, state_of
 
 
@@ -37,7 +37,7 @@ class Disclosure:
 def disclosure(place: Place, *, staff: bool = False) -> Disclosure:
     """What of ``place`` a reader (staff or not) may read now."""
     played = finished_games(state_of(place))
-    over = place.state == Place.State.FINISHED
+    over = place.state in ENDED  # an aborted place is over too
     if staff:
         return Disclosure(played, played, place.seed or None, True)
     if not place.seed:
@@ -54,5 +54,5 @@ def disclosure(place: Place, *, staff: bool = False) -> Disclosure:
         .order_by()
     )
     public = min(played, *(done.get(pk, 0) for pk in others))
-    every_over = over and all(state == Place.State.FINISHED for state in others.values())
+    every_over = over and all(state in ENDED for state in others.values())
     return Disclosure(played, public, place.seed if every_over else None, every_over or not over)

@@ -72,8 +72,15 @@ def place_info(place_id: int) -> dict:
         "turn_player": seats[game.turn].name if game is not None and state.needs_action else None,
         "place_info": order_name(game.revolution if game else False),
         "place_cards": [api_card(c) for c in table_ids(state)],
-        "state": place.state,
+        "state": published_state(place.state),
     }
+
+
+def published_state(state: str) -> str:
+    """A place's state as ``get_place_info`` was published with it (waiting, running,
+    finished): a place stopped by staff is over, ``finished`` there; the new documents
+    (``state.json``, profiles, the staff endpoints) say ``aborted``."""
+    return Place.State.FINISHED if state == Place.State.ABORTED else state
 
 
 def ranks(place_id: int) -> dict:

@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Prefetch, Q, QuerySet
 
-from places.models import Game, Place, Player, Tournament
+from places.models import ENDED, Game, Place, Player, Tournament
 from places.reads.position import state_of
 
 #: Places a list shows a page; the admin has them all.
 PAGE_SIZE = 20
-#: The lists of places, in the order the page shows them; each is also its query parameter.
+#: The lists of places, in the order the page shows them; each is also its query parameter
+#: (the finished list holds the aborted places too).
 STATES = (Place.State.RUNNING, Place.State.WAITING, Place.State.FINISHED)
 
 
@@ -100,7 +101,8 @@ def home_lists(pages: dict[str, str] | None = None) -> HomeLists:
     base = Place.objects.filter(tournament__isnull=True).prefetch_related(players).order_by("-id")
     out = HomeLists(tournaments=tournaments_in_play())
     for state in STATES:
-        page = Paginator(base.filter(state=state), PAGE_SIZE).get_page(pages.get(state))
+        shown = base.filter(state__in=ENDED if state == Place.State.FINISHED else (state,))
+        page = Paginator(shown, PAGE_SIZE).get_page(pages.get(state))
         out.places[state] = PlaceList(state, [_row(p) for p in page.object_list], page)
     return out
 
@@ -108,14 +110,14 @@ def home_lists(pages: dict[str, str] | None = None) -> HomeLists:
 def tournaments_in_play() -> list[TournamentRow]:
     """Waiting and running tournaments, newest first, with their tables' progress."""
     found = (
-        Tournament.objects.exclude(state=Tournament.State.FINISHED)
+        Tournament.objects.exclude(state__in=ENDED)
         .annotate(
             table_count=Count("places", distinct=True),
             running=Count(
                 "places", filter=Q(places__state=Place.State.RUNNING), distinct=True
             ),
             finished=Count(
-                "places", filter=Q(places__state=Place.State.FINISHED), distinct=True
+                "places", filter=Q(places__state__in=ENDED), distinct=True
             ),
         )
         .order_by("-id")

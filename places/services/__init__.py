@@ -7,7 +7,15 @@ what they return, or the ``places.errors.Refused`` they raise.
 """
 
 from places.services.change import Stale
-from places.services.lifecycle import next_turn, resume, run_due, schedule_start, start_place
+from places.services.lifecycle import (
+    next_turn,
+    resume,
+    run_due,
+    schedule_start,
+    schedule_stop,
+    start_place,
+    stop_place,
+)
 from places.services.moves import MAX_CARDS, PostResult, post_cards
 from places.services.practice import Practice, check_practice, start_practice
 from places.services.setup import (
@@ -41,7 +49,9 @@ __all__ = [
     "resume",
     "run_due",
     "schedule_start",
+    "schedule_stop",
     "start_place",
+    "stop_place",
     "start_practice",
     "start_tournament",
 ]

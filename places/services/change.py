@@ -45,6 +45,7 @@ CHANGING_FIELDS = [
     "turn_deadline",
     "started_at",
     "finished_at",
+    "stop_requested",
     "updated_at",
 ]
 
@@ -69,6 +70,12 @@ class Change:
         self.submitted: list[str] = []  # what the acting player wrote
         self.settled: list[tuple[str, str]] = []  # (outcome, reason) of each turn settled
         self.start_pending = False  # started by another process: the dealer steps first
+        #: The state the place takes when it is over: finished, or aborted by staff. A
+        #: change that finds the place aborted (the dealer's, which waited for the lock
+        #: while staff stopped it) saves it aborted still.
+        self.ending = (
+            Place.State.ABORTED if place.state == Place.State.ABORTED else Place.State.FINISHED
+        )
 
     # -- engine events -> rows and wire messages
     def record(
@@ -146,7 +153,7 @@ class Change:
             elif isinstance(e, ev.StartPlace):
                 self.messages.append(wire.start_place(place))
             elif isinstance(e, ev.EndPlace):
-                place.state = Place.State.FINISHED
+                place.state = self.ending
                 place.finished_at = self.now
                 self.messages.append(wire.end_place(place))
 
@@ -231,9 +238,12 @@ class Change:
         place = self.place
         state = self.state
         if state.phase == engine.OVER:
-            place.state = Place.State.FINISHED
+            place.state = self.ending
+            place.stop_requested = False
             place.next_step_at = None
             place.turn_deadline = None
+        elif place.stop_requested:
+            place.next_step_at = self.now  # the dealer's next round stops it
         elif state.needs_action:
             place.next_step_at = None
         elif self.start_pending:

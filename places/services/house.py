@@ -28,6 +28,7 @@ from places.engine import place as engine
 from places.engine.cards import DECK_MASK, format_card, sorted_ids
 from places.engine.game import GameState
 from places.models import HouseBot
+from places.services.accounts import check_unless_taken
 
 logger = logging.getLogger(__name__)
 
@@ -104,6 +105,7 @@ def make_house_user(name: str, strategy: str):
     """
     check_strategy(strategy)
     model = get_user_model()
+    check_unless_taken(name)
     with transaction.atomic():
         user, created = model.objects.select_for_update().get_or_create(
             **{model.USERNAME_FIELD: name}
@@ -121,6 +123,7 @@ def make_wire_user(name: str, password: str, staff: bool | None = None):
     A house user given a password is a house user no more: it plays over the wire.
     """
     model = get_user_model()
+    check_unless_taken(name)
     with transaction.atomic():
         user, created = model.objects.select_for_update().get_or_create(
             **{model.USERNAME_FIELD: name}

@@ -1,4 +1,5 @@
-"""What staff and the dealer do to a running place: start it, step it, time turns out."""
+"""What staff and the dealer do to a running place: start it, step it, time turns out,
+stop it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from django.utils import timezone
 
 from places import errors
 from places.engine import place as engine
-from places.models import PLAYERS_PER_PLACE, Place, Turn
+from places.models import ENDED, PLAYERS_PER_PLACE, Game, Place, Turn
 from places.reads.position import Position
 from places.services.change import Change, changing
 
@@ -57,6 +58,51 @@ def next_turn(place_id: int) -> None:
         change.run_on()
 
 
+def stop_place(place_id: int) -> None:
+    """Abort a waiting or running place now: it is over, ``aborted``.
+
+    The game in play is dropped: its row goes, and with it its hands, turns and
+    ranks, so it is not rated (a game is rated when it ends), not counted and has
+    no record; the games finished before it stay, rated and counted. The players
+    get ``end_place``, as at a place's end, so that no bot waits for a turn that
+    will never open. For the server's own process; another process uses
+    :func:`schedule_stop`.
+    """
+    with changing(place_id) as change:
+        _abort(change)
+
+
+def schedule_stop(place_id: int) -> None:
+    """Stop a place from another process (a management command).
+
+    A running place is stopped by the server's dealer, at its next round: the
+    ``end_place`` it sends reaches the server's sockets, where one sent from here
+    would reach none with the in-memory channel layer. A waiting place has no
+    dealer and nobody playing in it: it is stopped here.
+    """
+    with changing(place_id) as change:
+        place = change.place
+        if place.state != Place.State.RUNNING:
+            _abort(change)
+            return
+        place.stop_requested = True  # due at once: the dealer's next round stops it
+
+
+def _abort(change: Change) -> None:
+    place = change.place
+    if place.state in ENDED:
+        raise errors.Refused(errors.ALREADY_OVER, f"place {place.id} is already {place.state}")
+    state = change.state or engine.new_place(place.game_count, PLAYERS_PER_PLACE)
+    if state.phase == engine.IN_GAME and change.game_id is not None:
+        # its hands, turns and ranks go with it
+        Game.objects.filter(pk=change.game_id, status=Game.RUNNING).delete()
+        change.game_id = change.turn_no = None
+        change.banks = None
+    change.state, events = engine.abort(state)
+    change.ending = Place.State.ABORTED
+    change.record(events)
+
+
 def run_due(place_id: int, now: datetime | None = None) -> bool:
     """The dealer's work on one place: a missed deadline or a step that is due.
 
@@ -68,6 +114,9 @@ def run_due(place_id: int, now: datetime | None = None) -> bool:
         now = now or change.now
         if place.state != Place.State.RUNNING or state is None:
             return False
+        if place.stop_requested:
+            _abort(change)
+            return True
         if state.needs_action:
             if place.turn_deadline is None or place.turn_deadline > now:
                 return False

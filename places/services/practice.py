@@ -22,7 +22,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 
 from places import errors
-from places.models import PLAYERS_PER_PLACE, Place, Player
+from places.models import ENDED, PLAYERS_PER_PLACE, Place, Player
 from places.services.house import check_strategy, house_users
 from places.services.lifecycle import start_place
 from places.services.setup import SEED_MAX_LENGTH, create_place
@@ -87,7 +87,7 @@ def unfinished_practices(user_id: int) -> int:
     """The user's places not yet over in which the four other players are house bots."""
     seated = Player.objects.filter(user_id=user_id).values("place_id")
     return (
-        Place.objects.exclude(state=Place.State.FINISHED)
+        Place.objects.exclude(state__in=ENDED)
         .filter(pk__in=seated)
         .annotate(house=Count("players", filter=Q(players__user__house_bot__isnull=False)))
         .filter(house=HOUSE_SEATS)

@@ -63,6 +63,7 @@ def live(request: HttpRequest, place_id: str) -> HttpResponse:
         "staff": staff,
         "start_url": f"/places/{place.id}/start.json" if staff else None,
         "next_url": f"/places/{place.id}/next_turn.json" if staff else None,
+        "stop_url": f"/places/{place.id}/stop.json" if staff else None,
         "strings": page_strings(),
     }
     context = {

@@ -73,6 +73,12 @@ def start(request: HttpRequest, place_id: int) -> HttpResponse:
 
 
 @staff_endpoint("POST", "PUT")
+def stop(request: HttpRequest, place_id: int) -> HttpResponse:
+    services.stop_place(place_id)
+    return _state_answer(place_id)
+
+
+@staff_endpoint("POST", "PUT")
 def next_turn(request: HttpRequest, place_id: int) -> HttpResponse:
     services.next_turn(place_id)
     return _state_answer(place_id)

@@ -214,14 +214,18 @@
       flash(fmt(T.game_over, { no: e.game.no }), "");
       addLog(esc(fmt(T.game_over, { no: e.game.no })), "big");
     } else if (op === "end_place") {
-      M.place.state = "finished";
+      // before its last game: staff stopped it; in a game, that game is dropped
+      const dropped = M.phase === "in_game";
+      M.place.state = M.gamesFinished < M.place.game_count ? "aborted" : "finished";
       M.phase = "over";
       M.turn = null;
       M.deadline = null;
       addLog(esc(T.place_over), "big");
+      if (dropped) reload(); // the snapshot has no dropped game
     }
   }
 
+  const isOver = (state) => state === "finished" || state === "aborted";
   const rankName = (r) => (r ? `${r} ${T.ranks[r] || ""}` : "");
 
   // -- the connection ---------------------------------------------------------------------
@@ -393,7 +397,7 @@
     cards.dataset.cards = M.table.map((id) => Cards.info(id).written).join(" ");
     if (M.table.length) {
       cards.innerHTML = M.table.map((id) => Cards.face(id)).join("");
-    } else if (M.place && M.place.state === "finished") {
+    } else if (M.place && isOver(M.place.state) && M.gameNo) {
       cards.innerHTML = `<span class="table-empty">${esc(fmt(T.game_over, { no: M.gameNo }))}</span>`;
     } else {
       cards.innerHTML = `<span class="table-empty">${esc(M.place && M.place.state === "waiting" ? T.waiting : T.empty_table)}</span>`;
@@ -404,7 +408,7 @@
       line = cfg.me && M.turn === cfg.me
         ? `<strong>${esc(T.your_turn)}</strong> · <span data-time></span>`
         : `<strong>${esc(M.turn)}</strong> · ${esc(T.turn)} · <span data-time></span>`;
-    } else if (M.place && M.place.state === "finished") {
+    } else if (M.place && isOver(M.place.state)) {
       line = `${esc(T.place_over)} <a href="${esc(cfg.results_url)}" class="felt-link">${esc(T.see_results)} →</a>`;
     } else if (M.gameOver) {
       line = esc(fmt(T.game_over, { no: M.gameNo }));
@@ -415,7 +419,7 @@
   function drawHead() {
     const state = M.place.state;
     const badge = $("place-state");
-    badge.textContent = { running: T.running, waiting: T.waiting, finished: T.finished }[state] || state;
+    badge.textContent = { running: T.running, waiting: T.waiting, finished: T.finished, aborted: T.aborted }[state] || state;
     badge.className = "badge badge-" + state;
     $("game-line").textContent = M.gameNo
       ? fmt(T.game_of, { no: M.gameNo, count: M.place.game_count })
@@ -441,6 +445,7 @@
     if (!cfg.staff) return;
     $("btn-start").disabled = M.place.state !== "waiting";
     $("btn-next").disabled = M.place.state !== "running" || !!M.turn;
+    $("btn-stop").disabled = isOver(M.place.state);
     const hands = $("hands");
     if (!M.hands) { hands.innerHTML = ""; return; }
     hands.innerHTML = M.seats.map((s) => {
@@ -498,6 +503,9 @@
   if (cfg.staff) {
     $("btn-start").addEventListener("click", () => staffPost(cfg.start_url, T.started));
     $("btn-next").addEventListener("click", () => staffPost(cfg.next_url, T.stepped));
+    $("btn-stop").addEventListener("click", () => {
+      if (window.confirm(T.stop_confirm)) staffPost(cfg.stop_url, T.stopped);
+    });
   }
 
   // for tests and the curious: the model, and a way to drop the socket (it reconnects)

@@ -120,7 +120,7 @@
       el.innerHTML = `${esc(T.your_turn)} · <span data-time></span>`;
     } else if (model.turn) {
       el.textContent = fmt(T.wait_turn, { name: model.turn });
-    } else if (model.place && model.place.state === "finished") {
+    } else if (model.place && ["finished", "aborted"].includes(model.place.state)) {
       el.textContent = T.place_over;
     } else {
       el.textContent = "";

@@ -187,3 +187,33 @@ def test_a_place_state_survives_json_and_back() -> None:
             s, _, _ = pl.step(s, rng_for("json"))
     assert PlaceState.from_dict(s.to_dict()) == s
     assert seen > 10
+
+
+def test_aborting_drops_the_game_in_play_and_keeps_the_finished_ones() -> None:
+    s = new_place(3)
+    rng = rng_for("abort")
+    while s.game_no < 2 or s.phase != pl.IN_GAME:  # game 1 over, game 2 dealt
+        if s.needs_action:
+            s, _, _ = pl.time_out(s, s.game.turn)
+        else:
+            s, _, _ = pl.step(s, rng)
+    after_one = s.points
+    assert sum(after_one) > 0  # game 1 counted
+    s, _, _ = pl.step(s, rng)
+    s, _, _ = pl.time_out(s, s.game.turn)  # game 2 under way
+    stopped, events = pl.abort(s)
+    assert typed(events) == typed([EndPlace()])
+    assert (stopped.phase, stopped.game_no, stopped.game) == (pl.OVER, 1, None)
+    assert stopped.points == after_one and stopped.last_ranks == s.last_ranks
+    assert not stopped.needs_action
+    with pytest.raises(g.NoTurnOpen):
+        pl.abort(stopped)
+    with pytest.raises(g.NoTurnOpen):
+        pl.step(stopped, rng)
+
+
+def test_aborting_before_the_first_deal_finishes_no_game() -> None:
+    s, _, _ = pl.step(new_place(3), rng_for("abort"))
+    stopped, events = pl.abort(s)
+    assert (stopped.phase, stopped.game_no, stopped.points) == (pl.OVER, 0, (0,) * 5)
+    assert typed(events) == typed([EndPlace()])

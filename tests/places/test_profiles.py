@@ -125,11 +125,21 @@ def test_the_nearest_rank_percentile():
     assert percentile([], 99) is None
 
 
-def test_a_user_who_never_played_has_an_empty_profile():
+def test_a_user_who_never_played_has_no_profile():
     get_user_model().objects.create_user("newcomer", password="pw")
-    found = profile("newcomer")
-    assert found.games == 0 and found.places == [] and found.think_ms_mean is None
-    assert found.points_per_game is None
+    assert profile("newcomer") is None  # only players have one (tests/places/test_accounts.py)
+
+
+def test_a_player_seated_before_a_game_has_an_empty_profile():
+    get_user_model().objects.create_user("alice", password="alice-pw")
+    names = ["alice"]
+    for i, strategy in enumerate(HOUSE):
+        house.make_house_user(f"h{i}", strategy)
+        names.append(f"h{i}")
+    services.create_place("Waiting", names, game_count=3)
+    found = profile("alice")
+    assert found.games == 0 and found.think_ms_mean is None and found.points_per_game is None
+    assert [p.state for p in found.places] == ["waiting"]
 
 
 def test_a_game_in_play_does_not_count():

@@ -14,7 +14,7 @@ from places.wire import records
 from .conftest import NAMES
 from .drive import engine_state, play_out
 
-ACTIONS = ("start", "next_turn")
+ACTIONS = ("start", "next_turn", "stop")
 READS = ("info.json", "players_card.json", "graph.json")
 
 

@@ -3,8 +3,6 @@ a user, new or changed."""
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError
 
 from places.errors import Refused
@@ -49,16 +47,11 @@ class Command(OneLineCommand):
         staff: bool | None,
         **options,
     ):
-        model = get_user_model()
         if password is not None and not password:
             raise CommandError("the password must not be empty")
         if house is not None and staff:
             raise CommandError("a house bot cannot be staff: nobody logs in as it")
-        username_field = model._meta.get_field(model.USERNAME_FIELD)
-        try:
-            username_field.clean(name, None)
-        except ValidationError as e:
-            raise CommandError(f"bad user name {name!r}: {' '.join(e.messages)}") from None
+        # The name is checked when the user is made (places.services.accounts).
         # Bots get whatever password their script gives them: the password
         # validators are for people choosing one in a form.
         try:

@@ -5,11 +5,14 @@ person can follow, starts daphne and the bots as child processes and prints
 where to look. Two bots play over the wire (processes of ``python -m bots``,
 so the demo still shows the protocol); three are house bots, played by the
 server itself. When the place ends, a new one starts with the same bots.
-Ctrl-C stops everything it started.
+Ctrl-C (or SIGTERM) stops everything it started, the demo place too: a server
+started later (``make serve``) does not go on playing it without its bots. The
+demo place is unrated: its games never move the leaderboard.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -22,7 +25,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from places import services
-from places.models import Place
+from places.errors import Refused
+from places.models import ENDED, Place
 from places.services import house
 
 STAFF = ("admin", "admin")
@@ -55,12 +59,14 @@ class Command(BaseCommand):
 
     def handle(self, *args, host, port, pace, games, transport, **options):
         self.children: list[subprocess.Popen] = []
+        self.place_id: int | None = None
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         try:
             self._run(host, port, pace, games, transport)
         except KeyboardInterrupt:
             pass
         finally:
+            self._stop_place()
             self._stop_children()
 
     def _run(self, host: str, port: int, pace: float, games: int, transport: str) -> None:
@@ -82,6 +88,7 @@ class Command(BaseCommand):
         self._wait_until_up(base, server)
         while True:
             place = self._place(pace, games)
+            self.place_id = place.id
             bots = [
                 self._spawn(
                     [
@@ -114,7 +121,7 @@ class Command(BaseCommand):
                 f"  home:    {base}/\n"
                 f"  admin:   {base}/admin/  (user {STAFF[0]}, password {STAFF[1]})\n"
                 f"  API:     {base}/api/docs/\n"
-                "Ctrl-C stops the server and the bots.\n"
+                "Ctrl-C stops the server, the bots and the demo place.\n"
             )
             for bot in bots:
                 bot.wait()
@@ -136,15 +143,31 @@ class Command(BaseCommand):
             house.make_house_user(name, strategy)
 
     def _place(self, pace: float, games: int) -> Place:
-        """The demo place still to play (of these bots), or a new one."""
+        """The demo place still to play (of these bots), or a new one, unrated.
+
+        A rated one left by an older version is stopped: its games would move the
+        leaderboard.
+        """
         names = [name for name, _ in BOTS + HOUSE_BOTS]
-        unfinished = (
-            Place.objects.filter(title=TITLE).exclude(state=Place.State.FINISHED).order_by("-id")
-        )
+        unfinished = Place.objects.filter(title=TITLE).exclude(state__in=ENDED).order_by("-id")
         for place in unfinished:
-            if sorted(place.players.values_list("user__username", flat=True)) == sorted(names):
+            if sorted(place.players.values_list("user__username", flat=True)) != sorted(names):
+                continue
+            if not place.rated:
                 return place
-        return services.create_place(TITLE, names, game_count=games, pace=pace, time_limit=10)
+            services.stop_place(place.id)
+        return services.create_place(
+            TITLE, names, game_count=games, pace=pace, time_limit=10, rated=False
+        )
+
+    def _stop_place(self) -> None:
+        """Abort the demo place, here and now: its server and its bots are stopping too,
+        so nobody is left to hear its ``end_place`` or to play it."""
+        if self.place_id is None:
+            return
+        with contextlib.suppress(Refused):  # it had ended already
+            services.stop_place(self.place_id)
+        self.stdout.write(f"Demo place {self.place_id} stopped.")
 
     def _spawn(self, argv: list[str], quiet: bool = False) -> subprocess.Popen:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
