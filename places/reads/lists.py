@@ -113,12 +113,8 @@ def tournaments_in_play() -> list[TournamentRow]:
         Tournament.objects.exclude(state__in=ENDED)
         .annotate(
             table_count=Count("places", distinct=True),
-            running=Count(
-                "places", filter=Q(places__state=Place.State.RUNNING), distinct=True
-            ),
-            finished=Count(
-                "places", filter=Q(places__state__in=ENDED), distinct=True
-            ),
+            running=Count("places", filter=Q(places__state=Place.State.RUNNING), distinct=True),
+            finished=Count("places", filter=Q(places__state__in=ENDED), distinct=True),
         )
         .order_by("-id")
     )

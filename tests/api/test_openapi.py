@@ -53,7 +53,7 @@ def test_one_operation_a_route_and_method_its_formats_as_alternatives(schema):
     assert set(paths) == {
         *(f"/{name}{{format}}" for name in DOCUMENTS + ["post_cards", "logout", "practice"]),
         "/login", "/login{format}", "/sessions{format}", "/operations",
-        "/operations/legal_plays.json",
+        "/operations/legal_plays.json", "/signup", "/signup{format}",
     }  # fmt: skip
     for d in DOCUMENTS:
         op = paths[f"/{d}{{format}}"]["get"]
@@ -75,6 +75,7 @@ def test_every_path_apart_on_request(client):
     for prefix in ("/operations/", "/"):
         expected |= {f"{prefix}{d}{s}" for d in DOCUMENTS + ["post_cards"] for s in SUFFIXES}
     expected |= {f"/practice{s}" for s in SUFFIXES}
+    expected |= {"/signup", "/signup.json", "/signup.xml"}
     assert set(paths) == expected
     assert set(paths["/login"]) == {"get", "post"} and set(paths["/login.json"]) == {"post"}
 
