@@ -124,7 +124,10 @@ DATABASE_URL = env_str("DATABASE_URL")
 if DATABASE_URL:
     _db = dj_database_url.parse(DATABASE_URL)
     if _db["ENGINE"] == "django.db.backends.postgresql":
-        # Django 5.1+'s psycopg pool replaces persistent connections.
+        # Django 5.1+'s psycopg pool replaces persistent connections. Django's backend,
+        # but lending no connection the server has closed (a restart, pg_terminate_backend):
+        # it reads what the server sent, without a round trip (daihinmin/postgresql/base.py).
+        _db["ENGINE"] = "daihinmin.postgresql"
         _db["CONN_MAX_AGE"] = 0
         _db.setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": 20}
     elif _db["ENGINE"] == "django.db.backends.sqlite3":
@@ -147,7 +150,7 @@ DATABASES = {"default": _db}
 # (places/realtime/db_thread.py), a place's always on the same one: on PostgreSQL one
 # thread's Python runs while another's turn waits for the database; SQLite has one writer.
 DB_THREADS = int(
-    env_str("DB_THREADS", "2" if _db["ENGINE"] == "django.db.backends.postgresql" else "1")
+    env_str("DB_THREADS", "2" if _db["ENGINE"] == "daihinmin.postgresql" else "1")
 )
 # On PostgreSQL the statements of a turn (places/rows.py) are prepared once per database
 # session (SQL PREPARE) and executed by name: the server parses and plans them once.
