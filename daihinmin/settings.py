@@ -199,6 +199,9 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": REDIS_PREFIX,
+            # a Redis that does not answer within a second is down for the limits, which
+            # then count in each process (api/counts.py) rather than hold requests up
+            "OPTIONS": {"socket_timeout": 1, "socket_connect_timeout": 1},
         }
     }
 
@@ -236,8 +239,11 @@ LOGIN_FAILURE_WINDOW = float(env_str("LOGIN_FAILURE_WINDOW", "300"))
 # may have at a time (each costs the server its house bots' moves).
 PRACTICE_PLACES_PER_USER = int(env_str("PRACTICE_PLACES_PER_USER", "3"))
 # Requests per session on the player API (api/rate.py): past API_RATE_LIMIT in a window of
-# API_RATE_WINDOW seconds, 429 RATE_LIMITED until the window ends; 0 turns it off.
+# API_RATE_WINDOW seconds, 429 RATE_LIMITED until the window ends; 0 turns it off. A user's
+# sessions together may make API_USER_RATE_LIMIT (logging in again buys no fresh budget):
+# room for a user playing in several places at once.
 API_RATE_LIMIT = int(env_str("API_RATE_LIMIT", "3000"))
+API_USER_RATE_LIMIT = int(env_str("API_USER_RATE_LIMIT", "9000"))
 API_RATE_WINDOW = float(env_str("API_RATE_WINDOW", "10"))
 # /metrics for a scraper: `Authorization: Bearer METRICS_TOKEN` (empty: staff only).
 METRICS_TOKEN = env_str("METRICS_TOKEN", "") or ""
