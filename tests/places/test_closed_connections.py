@@ -17,6 +17,7 @@ from daihinmin.postgresql.base import closed_by_server, drop_closed
 from places import dealer, services
 from places.realtime import db_thread
 from tests.api.helpers import login
+from tests.places.test_round_trips import post_a_move, prepared_here
 from tests.round_trips import counting
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -97,15 +98,36 @@ def test_the_dealer_goes_on_with_the_round_after_its_connection_was_closed(make_
 
 def test_finding_a_closed_connection_costs_no_round_trip():
     with counting(connection) as proxy:
-        connection.ensure_connection()
-        before = proxy.round_trips
+        before = list(proxy.by_connection)
+        backend_pid()
+        # ours: the connection that just spoke (the pool may be opening another meanwhile)
+        ours = max(
+            range(len(proxy.by_connection)),
+            key=lambda i: proxy.by_connection[i] - (before[i] if i < len(before) else 0),
+        )
+        spoken = proxy.by_connection[ours]
         for _ in range(10):
             drop_closed()
-        assert proxy.round_trips == before
+        assert proxy.by_connection[ours] == spoken
         assert connection.connection is not None  # kept: the server did not close it
-        pid = backend_pid()
-        terminate([pid])
-        assert closed_by_server(connection.connection)
-        drop_closed()
-        assert connection.connection is None
-        assert backend_pid() != pid
+    # (straight to the server: through the proxy, the close would arrive a moment later)
+    pid = backend_pid()
+    terminate([pid])
+    assert closed_by_server(connection.connection)
+    drop_closed()
+    assert connection.connection is None
+    assert backend_pid() != pid
+
+
+def test_a_replaced_connection_prepares_the_turns_statements_again(make_place):
+    """The prepared statements are the database session's (``places/rows.py``): the new
+    session that replaces a closed one prepares its own, and the move goes through."""
+    place = make_place(pace=0)
+    services.start_place(place.id)
+    post_a_move(place.id)  # this session prepares the turn's statements
+    first = backend_pid()
+    terminate([first])
+    drop_closed()
+    post_a_move(place.id, seed=1)
+    assert backend_pid() != first
+    assert prepared_here()  # prepared on the new session
