@@ -149,9 +149,7 @@ DATABASES = {"default": _db}
 # Threads of a server process that do the sockets' and the hot requests' database work
 # (places/realtime/db_thread.py), a place's always on the same one: on PostgreSQL one
 # thread's Python runs while another's turn waits for the database; SQLite has one writer.
-DB_THREADS = int(
-    env_str("DB_THREADS", "2" if _db["ENGINE"] == "daihinmin.postgresql" else "1")
-)
+DB_THREADS = int(env_str("DB_THREADS", "2" if _db["ENGINE"] == "daihinmin.postgresql" else "1"))
 # On PostgreSQL the statements of a turn (places/rows.py) are prepared once per database
 # session (SQL PREPARE) and executed by name: the server parses and plans them once.
 # Off behind a pooler that hands one client several server sessions (PgBouncer in

@@ -115,7 +115,9 @@ def redis_down(settings, monkeypatch):
 
 
 def unshared(limit: str) -> float:
-    return metrics.REGISTRY.get_sample_value("daihinmin_limits_unshared_total", {"limit": limit}) or 0
+    return (
+        metrics.REGISTRY.get_sample_value("daihinmin_limits_unshared_total", {"limit": limit}) or 0
+    )
 
 
 def test_with_redis_down_a_player_is_answered_and_still_limited(place, redis_down, caplog):
