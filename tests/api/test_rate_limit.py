@@ -1,6 +1,7 @@
-"""Requests per session on the player API (``api/rate.py``): 429 ``RATE_LIMITED`` with
-``Retry-After`` past the limit, in the route's format, changing nothing; counted in
-the shared cache, per session."""
+"""Requests per session and per user on the player API (``api/rate.py``): 429
+``RATE_LIMITED`` with ``Retry-After`` past the limit, in the route's format, changing
+nothing; counted in the shared cache, per session and per user, and in the process's own
+memory while Redis does not answer (``api/counts.py``)."""
 
 from __future__ import annotations
 
