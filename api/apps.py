@@ -7,7 +7,4 @@ class ApiConfig(AppConfig):
     verbose_name = "Player API"
 
     def ready(self) -> None:
-        from api import (
-            schema,  # noqa: F401  registers the cookie scheme with drf-spectacular
-            throttle,  # noqa: F401  counts every login's failures (signals)
-        )
+        from api import schema  # noqa: F401  registers the cookie scheme with drf-spectacular

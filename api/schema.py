@@ -330,7 +330,13 @@ _NOT_LOGGED_IN: dict[int, list[Why]] = {401: [(errors.NOT_LOGGED_IN, "no valid s
 #: What a player's route may answer besides its own: no session, or too many requests.
 _PLAYER: dict[int, list[Why]] = {
     **_NOT_LOGGED_IN,
-    429: [(errors.RATE_LIMITED, "more than API_RATE_LIMIT requests in a window: wait Retry-After")],
+    429: [
+        (
+            errors.RATE_LIMITED,
+            "more than API_RATE_LIMIT requests of the session (or API_USER_RATE_LIMIT of the "
+            "user) in a window: wait Retry-After",
+        )
+    ],
 }
 
 
@@ -701,7 +707,7 @@ def operations_spec() -> dict:
                 (200, HTML_TYPE): OpenApiResponse(_HTML_STRING, "the page"),
                 (302, HTML_TYPE): OpenApiResponse(None, "not logged in: to /login"),
                 (429, HTML_TYPE): OpenApiResponse(
-                    _HTML_STRING, "RATE_LIMITED: too many requests from this session"
+                    _HTML_STRING, "RATE_LIMITED: too many requests from this session or user"
                 ),
             },
         )

@@ -2,9 +2,10 @@
 
 Every login of the site goes through Django's ``authenticate()``: the player API's,
 the admin's, any form's. The project's backend (``daihinmin.auth.ModelBackend``)
-refuses an attempt this module says must wait, and the signals Django sends after
-each attempt count failures and successes here. The player API asks first, to
-answer ``429 TOO_MANY_ATTEMPTS`` with ``Retry-After``.
+counts each attempt here before it checks the password (:func:`attempt`), refuses
+one this module says must wait, and takes the attempt back when the password was
+right (:func:`succeeded`). The player API then answers a refused attempt ``429
+TOO_MANY_ATTEMPTS`` with ``Retry-After`` (:func:`check`).
 
 Failures are counted, each for ``LOGIN_FAILURE_WINDOW`` seconds from the first:
 
@@ -21,8 +22,9 @@ someone sharing the guesser's address waits, at most one window. A successful
 login clears only its own address-and-name count: logging in to one's own account
 does not wipe out the failures made for others.
 
-The counts live in Django's cache: shared by the server processes when the cache
-is (Redis), per process with the default local-memory cache.
+The counts live in Django's cache (``api/counts.py``): shared by the server
+processes when the cache is (Redis), per process with the default local-memory
+cache, and per process too while Redis does not answer.
 """
 
 from __future__ import annotations
@@ -32,14 +34,13 @@ import math
 import time
 
 from django.conf import settings
-from django.contrib.auth.signals import user_logged_in, user_login_failed
-from django.core.cache import cache
-from django.dispatch import receiver
 from django.http import HttpRequest
 
+from api import counts
 from places import errors
 
 _PREFIX = "login-failures:"
+_LIMIT = "login"  # its name in /metrics
 
 
 def _window() -> float:
@@ -63,62 +64,58 @@ def address_of(request: HttpRequest | None) -> str:
     return (request.META.get("REMOTE_ADDR") or "") if request is not None else ""
 
 
-def retry_after(address: str, name: str) -> int | None:
-    """Seconds this address must wait before logging in as this name; None: it may try now."""
+def attempt(address: str, name: str) -> int | None:
+    """Count this login attempt, before its password is checked; or, when this address
+    must wait before trying this name, the seconds to wait (and nothing counted).
+
+    Counted first, atomically, so that simultaneous guesses each see the ones before
+    them: a check made before the (slow) hash and a count made after it would let
+    every guess sent at once through. An attempt counts as a failure until
+    :func:`succeeded` takes it back.
+    """
+    span = _window()
     keys = _keys(address, name)
-    counts = cache.get_many([k + ":n" for k in keys.values()])
-    pair = counts.get(keys["pair"] + ":n", 0)
+    names = [keys["pair"], keys["address"], keys["name"]]
+    pair, per_address, per_name = counts.hit(_LIMIT, [k + ":n" for k in names], span)
     blocking = []
-    if pair >= settings.LOGIN_FAILURE_LIMIT:
+    if pair > settings.LOGIN_FAILURE_LIMIT:
         blocking.append(keys["pair"])
-    if counts.get(keys["address"] + ":n", 0) >= settings.LOGIN_ADDRESS_FAILURE_LIMIT:
+    if per_address > settings.LOGIN_ADDRESS_FAILURE_LIMIT:
         blocking.append(keys["address"])
-    if pair and counts.get(keys["name"] + ":n", 0) >= settings.LOGIN_NAME_FAILURE_LIMIT:
+    if pair > 1 and per_name > settings.LOGIN_NAME_FAILURE_LIMIT:  # this address failed it
         blocking.append(keys["name"])
+    now = time.time()
+    for key, count in zip(names, (pair, per_address, per_name), strict=True):
+        if count == 1:  # the first of its window: when the window ends
+            counts.add(_LIMIT, key + ":until", now + span, span)
     if not blocking:
         return None
-    now = time.time()
-    ends = cache.get_many([k + ":until" for k in blocking])
-    return max(1, math.ceil(max(ends.values(), default=now + _window()) - now))
+    counts.unhit(_LIMIT, [k + ":n" for k in names])  # not made: not counted
+    ends = counts.get_many(_LIMIT, [k + ":until" for k in blocking])
+    return max(1, math.ceil(max(ends.values(), default=now + span) - now))
 
 
-def check(address: str, name: str) -> None:
-    """Raise ``TOO_MANY_ATTEMPTS`` (with ``Retry-After``) if this login must wait."""
-    wait = retry_after(address, name)
+def succeeded(address: str, name: str) -> None:
+    """The right password: the attempt is taken back, and its own address-and-name count
+    cleared; the other counts keep the failures made for other names and from elsewhere."""
+    keys = _keys(address, name)
+    counts.unhit(_LIMIT, [keys["address"] + ":n", keys["name"] + ":n"])
+    counts.delete_many(_LIMIT, [keys["pair"] + ":n", keys["pair"] + ":until"])
+
+
+def hold_back(request: HttpRequest | None, wait: int) -> None:
+    """Note on the request that its login was held back (the backend can only refuse)."""
+    if request is not None:
+        request.login_retry_after = wait
+
+
+def check(request: HttpRequest) -> None:
+    """After a refused login: ``TOO_MANY_ATTEMPTS`` (with ``Retry-After``) if it was held
+    back rather than wrong."""
+    wait = getattr(request, "login_retry_after", None)
     if wait is not None:
         raise errors.Refused(
             errors.TOO_MANY_ATTEMPTS,
             f"too many failed logins: try again in {wait} s",
             headers={"Retry-After": str(wait)},
         )
-
-
-def failed(address: str, name: str) -> None:
-    """Count one failed login for the pair, the address and the name."""
-    span = _window()
-    for key in _keys(address, name).values():
-        if cache.add(key + ":n", 1, timeout=span):
-            cache.set(key + ":until", time.time() + span, timeout=span)
-            continue
-        try:
-            cache.incr(key + ":n")
-        except ValueError:  # expired between add and incr: a new window
-            cache.set(key + ":n", 1, timeout=span)
-            cache.set(key + ":until", time.time() + span, timeout=span)
-
-
-def succeeded(address: str, name: str) -> None:
-    """A successful login clears its own address-and-name count, and nothing else."""
-    pair = _keys(address, name)["pair"]
-    cache.delete_many([pair + ":n", pair + ":until"])
-
-
-@receiver(user_login_failed)
-def _count_failure(sender, credentials: dict, request: HttpRequest | None = None, **kwargs):
-    failed(address_of(request), str(credentials.get("username") or ""))
-
-
-@receiver(user_logged_in)
-def _clear_on_success(sender, request: HttpRequest | None = None, user=None, **kwargs):
-    if user is not None:
-        succeeded(address_of(request), user.get_username())

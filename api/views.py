@@ -97,7 +97,9 @@ class ApiView(APIView):
         refuse_cross_site(request._request)  # before anything else, for every unsafe method
         super().initial(request, *args, **kwargs)
         if self.route.access is Access.PLAYER:
-            rate.check(request._request.session.session_key or "")
+            dj = request._request
+            user_id = dj.user.pk if dj.user.is_authenticated else None
+            rate.check(dj.session.session_key or "", user_id)
             self.player = current_player(request._request)
             logs.note(place=self.player[0])
 
@@ -143,7 +145,6 @@ class LoginView(ApiView):
         name = params.field(dj, "name")
         password = params.field(dj, "password")
         place_text = params.field(dj, "place_id")
-        throttle.check(throttle.address_of(dj), name)  # 429 with Retry-After, not a 401
         user, place_id = _authenticate_player(dj, name, password, place_text)
         if user is None:
             raise errors.Refused(errors.LOGIN_FAILED)
@@ -196,7 +197,8 @@ def _login_page(request: HttpRequest, status: int = 200, error: str = "") -> Htt
 
 
 def _authenticate(request: HttpRequest, name: str, password: str):
-    """The user if the name and password are right (Django's ``authenticate``), else None."""
+    """The user if the name and password are right (Django's ``authenticate``), else None;
+    ``TOO_MANY_ATTEMPTS`` (429, not a 401) if the attempt was held back."""
     if (
         not name
         or len(name) > _MAX_NAME
@@ -204,7 +206,10 @@ def _authenticate(request: HttpRequest, name: str, password: str):
         or "\x00" in name + password  # PostgreSQL refuses NUL in text
     ):
         return None
-    return authenticate(request, username=name, password=password)
+    user = authenticate(request, username=name, password=password)
+    if user is None:
+        throttle.check(request)
+    return user
 
 
 def _authenticate_player(request: HttpRequest, name: str, password: str, place_text: str):
@@ -340,7 +345,6 @@ class PracticeView(ApiView):
         services.check_practice(**options)  # bad settings cost no password check
         name = params.field(dj, "name")
         if name:
-            throttle.check(throttle.address_of(dj), name)
             user = _authenticate(dj, name, params.field(dj, "password"))
             if user is None:
                 raise errors.Refused(errors.LOGIN_FAILED, "wrong name or password")

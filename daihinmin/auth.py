@@ -37,11 +37,18 @@ class SessionStore(db.SessionStore):
 
 class ModelBackend(backends.ModelBackend):
     def authenticate(self, request, username=None, password=None, **kwargs):
-        """Django's, unless this address must wait before trying this name again."""
+        """Django's, counted before the password's hash (``api/throttle.py``), unless this
+        address must wait before trying this name again."""
         name = username if username is not None else kwargs.get(get_user_model().USERNAME_FIELD)
-        if throttle.retry_after(throttle.address_of(request), str(name or "")) is not None:
+        address, name = throttle.address_of(request), str(name or "")
+        wait = throttle.attempt(address, name)
+        if wait is not None:
+            throttle.hold_back(request, wait)
             raise PermissionDenied  # authenticate() stops at this and reports a failed login
-        return super().authenticate(request, username, password, **kwargs)
+        user = super().authenticate(request, username, password, **kwargs)
+        if user is not None:
+            throttle.succeeded(address, name)
+        return user
 
     def get_user(self, user_id):
         """The user, if they may still authenticate (``backends.ModelBackend``'s query, built once)."""

@@ -128,7 +128,10 @@ DATABASE_URL = env_str("DATABASE_URL")
 if DATABASE_URL:
     _db = dj_database_url.parse(DATABASE_URL)
     if _db["ENGINE"] == "django.db.backends.postgresql":
-        # Django 5.1+'s psycopg pool replaces persistent connections.
+        # Django 5.1+'s psycopg pool replaces persistent connections. Django's backend,
+        # but lending no connection the server has closed (a restart, pg_terminate_backend):
+        # it reads what the server sent, without a round trip (daihinmin/postgresql/base.py).
+        _db["ENGINE"] = "daihinmin.postgresql"
         _db["CONN_MAX_AGE"] = 0
         _db.setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": 20}
     elif _db["ENGINE"] == "django.db.backends.sqlite3":
@@ -150,9 +153,7 @@ DATABASES = {"default": _db}
 # Threads of a server process that do the sockets' and the hot requests' database work
 # (places/realtime/db_thread.py), a place's always on the same one: on PostgreSQL one
 # thread's Python runs while another's turn waits for the database; SQLite has one writer.
-DB_THREADS = int(
-    env_str("DB_THREADS", "2" if _db["ENGINE"] == "django.db.backends.postgresql" else "1")
-)
+DB_THREADS = int(env_str("DB_THREADS", "2" if _db["ENGINE"] == "daihinmin.postgresql" else "1"))
 # On PostgreSQL the statements of a turn (places/rows.py) are prepared once per database
 # session (SQL PREPARE) and executed by name: the server parses and plans them once.
 # Off behind a pooler that hands one client several server sessions (PgBouncer in
@@ -200,6 +201,9 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": REDIS_PREFIX,
+            # a Redis that does not answer within a second is down for the limits, which
+            # then count in each process (api/counts.py) rather than hold requests up
+            "OPTIONS": {"socket_timeout": 1, "socket_connect_timeout": 1},
         }
     }
 
@@ -245,8 +249,11 @@ PRACTICE_PLACES_PER_USER = int(env_str("PRACTICE_PLACES_PER_USER", "3"))
 # (accounts then come from the admin or create_user alone).
 SIGN_UP = env_bool("SIGN_UP", default=True)
 # Requests per session on the player API (api/rate.py): past API_RATE_LIMIT in a window of
-# API_RATE_WINDOW seconds, 429 RATE_LIMITED until the window ends; 0 turns it off.
+# API_RATE_WINDOW seconds, 429 RATE_LIMITED until the window ends; 0 turns it off. A user's
+# sessions together may make API_USER_RATE_LIMIT (logging in again buys no fresh budget):
+# room for a user playing in several places at once.
 API_RATE_LIMIT = int(env_str("API_RATE_LIMIT", "3000"))
+API_USER_RATE_LIMIT = int(env_str("API_USER_RATE_LIMIT", "9000"))
 API_RATE_WINDOW = float(env_str("API_RATE_WINDOW", "10"))
 # /metrics for a scraper: `Authorization: Bearer METRICS_TOKEN` (empty: staff only).
 METRICS_TOKEN = env_str("METRICS_TOKEN", "") or ""

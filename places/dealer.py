@@ -24,6 +24,7 @@ from django.db import close_old_connections, connection
 from django.db.models import Q
 from django.utils import timezone
 
+from daihinmin.postgresql.base import drop_closed
 from places import logs, metrics, services
 from places.models import Place
 from places.realtime import wake
@@ -136,21 +137,33 @@ def tick(driver: str = DRIVER_ID) -> int:
     return moved
 
 
+#: Seconds the dealer waits after a round that failed.
+FAILED_ROUND_DELAY = 1.0
+
+
+def one_round() -> float:
+    """One round of the dealer's thread; returns how long to wait for the next.
+
+    The thread keeps its database connection (reconnecting after a failure, and
+    before a round when the server closed it): a connection per round would cost
+    more than the round.
+    """
+    try:
+        drop_closed()
+        tick()
+        return next_wakeup()
+    except Exception:
+        logger.exception("dealer: round failed")
+        close_old_connections()
+        if connection.connection is not None and not connection.is_usable():
+            connection.close()
+        return FAILED_ROUND_DELAY
+
+
 def _loop() -> None:
     logger.info("dealer %s started", DRIVER_ID)
-    # The thread keeps its database connection (reconnecting after a failure):
-    # a connection per round would cost more than the round.
     while not _stop.is_set():
-        try:
-            tick()
-            delay = next_wakeup()
-        except Exception:
-            logger.exception("dealer: round failed")
-            close_old_connections()
-            if connection.connection is not None and not connection.is_usable():
-                connection.close()
-            delay = 1.0
-        wake.wait(delay)
+        wake.wait(one_round())
 
 
 def start() -> None:

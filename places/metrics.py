@@ -74,6 +74,13 @@ LOOP_LAG_SECONDS = Histogram(
     buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0),
     registry=REGISTRY,
 )
+LIMITS_UNSHARED = Counter(
+    "daihinmin_limits_unshared",
+    "Requests a limit counted in this process's own memory because the shared cache "
+    "(Redis) did not answer (api/counts.py), by limit (api-rate, login).",
+    ["limit"],
+    registry=REGISTRY,
+)
 
 
 class LiveFigures(Collector):

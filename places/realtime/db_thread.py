@@ -4,8 +4,9 @@ each on a connection it keeps.
 Django opens and closes a database connection around every
 ``database_sync_to_async`` call and every request; opening costs more than a
 whole turn, and on SQLite closing the last connection to a WAL database
-checkpoints it. These threads keep their connections for the life of the process
-(closing one only when it broke). A place's work always goes to the same thread, so
+checkpoints it. These threads keep their connections for the life of the process,
+closing one only when it broke or, found before the next job, the server closed it
+(``daihinmin.postgresql``). A place's work always goes to the same thread, so
 that thread keeps the order of the actions of its sockets; ``api/fast.py`` runs the
 bots' hot requests on them, through Django's own request cycle. There are
 ``DB_THREADS`` of them: on PostgreSQL two by default, so that one thread's Python
@@ -27,6 +28,8 @@ from typing import TypeVar
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import connections
+
+from daihinmin.postgresql.base import drop_closed
 
 T = TypeVar("T")
 
@@ -51,6 +54,7 @@ def _executor(place: int | None) -> ThreadPoolExecutor:
 
 
 def _run(fn: Callable[..., T], args: tuple, kwargs: dict) -> T:
+    drop_closed()  # a connection the server closed since the last job fails no job
     try:
         return fn(*args, **kwargs)
     finally:

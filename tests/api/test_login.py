@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 from urllib.parse import urlencode
 
 import pytest
 from django.conf import global_settings
-from django.contrib.auth import get_user_model
-from django.test import Client
+from django.contrib.auth import authenticate, backends, get_user_model
+from django.test import Client, RequestFactory
 
 from tests.api.helpers import DECL, FORM, body, data, error_json, error_xml, forms
 
 pytestmark = pytest.mark.django_db
+
+
+NAMES_MANY = [f"someone-{i}" for i in range(30)]
 
 
 def creds(name="alice", place=None, password=None, **more):
@@ -318,6 +322,40 @@ def test_the_admin_login_is_limited_too(client, place, low_limits):
     assert not admin_login("boss-pw", "10.0.0.1")  # held back, even with the right password
     assert fail(client, place, name="boss").status_code == 429  # one count for every login
     assert admin_login("boss-pw", "10.0.0.2")
+
+
+@pytest.mark.parametrize(
+    "limit,names",
+    [("LOGIN_FAILURE_LIMIT", ["alice"] * 20), ("LOGIN_ADDRESS_FAILURE_LIMIT", NAMES_MANY)],
+    ids=["one name", "many names"],
+)
+def test_simultaneous_guesses_are_counted_before_their_passwords_are_checked(
+    settings, monkeypatch, limit, names
+):
+    """Every guess sent at once: no more passwords are checked than the limit allows
+    (before, each was checked against the count as it stood before any of them failed)."""
+    setattr(settings, limit, 5)
+    checked = []
+    all_in = threading.Barrier(len(names))
+
+    def slow_check(self, request, username=None, password=None, **kwargs):
+        checked.append(username)
+        time.sleep(0.2)  # a password hash: the others arrive meanwhile
+        return None
+
+    monkeypatch.setattr(backends.ModelBackend, "authenticate", slow_check)
+    request = RequestFactory().post("/sessions", REMOTE_ADDR="10.0.9.9")
+
+    def guess(name: str) -> None:
+        all_in.wait()
+        authenticate(request, username=name, password="guess")
+
+    threads = [threading.Thread(target=guess, args=(name,)) for name in names]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(checked) == 5
 
 
 def test_limits_default_to_five_failures_in_five_minutes(settings):

@@ -4,7 +4,7 @@ restarted, the database's connections killed. Each time the place goes on to its
 every spectator that stays connected sees every event once and in order (the database's
 event log), and that log replays with the engine.
 
-The figures (the takeover time) go to ``artifacts/faults.txt``. Needs Redis and nginx:
+The figures (the takeover time, how soon the place goes on) go to ``artifacts/faults.txt``. Needs Redis and nginx:
 CI runs it in its PostgreSQL + Redis step.
 """
 
@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import time
+from pathlib import Path
 
+import httpx
 import psycopg
 import pytest
 
@@ -85,8 +88,11 @@ def game_started(events: list[dict], no: int) -> bool:
     return any(e["operation"] == "start_game" and e["game"]["no"] == no for e in events)
 
 
-async def play(stack: Stack, seed: str, fault) -> tuple[dict, list[dict]]:
-    """A place through nginx, a spectator on each process; ``fault(streams)`` mid-place.
+async def play(
+    stack: Stack, seed: str, fault, transports: list[str] = TRANSPORTS
+) -> tuple[dict, list[dict]]:
+    """A place through nginx, a spectator on each process; ``fault(place_id, streams, bots)``
+    mid-place.
 
     Returns the streams of the spectators the fault left connected, and the log."""
     server, front = stack.server, stack.front()
@@ -95,11 +101,11 @@ async def play(stack: Stack, seed: str, fault) -> tuple[dict, list[dict]]:
     streams, watchers = await watch_all(urls, place_id)
     bots = [
         front.bot(place_id, n, f"{n}-pw", "greedy", t)
-        for n, t in zip(NAMES, TRANSPORTS, strict=True)
+        for n, t in zip(NAMES, transports, strict=True)
     ]
     server.manage("start_place", str(place_id))
     await until(lambda: game_started(streams[stack.ports[0]], 2))
-    kept = await fault(place_id, streams)
+    kept = await fault(place_id, streams, bots)
     for (task, done), port in zip(watchers, stack.ports, strict=True):
         if port in kept:
             await asyncio.wait_for(done.wait(), timeout=180)
@@ -195,7 +201,7 @@ async def test_a_bot_whose_socket_drops_mid_turn_reconnects_and_plays_on(stack):
 
 
 async def test_sigkill_of_the_driving_process_another_takes_the_place_over(stack):
-    async def kill_the_driver(place_id: int, streams: dict) -> list[int]:
+    async def kill_the_driver(place_id: int, streams: dict, bots: list) -> list[int]:
         driver = driver_of(stack, place_id)
         pid = int(driver.split(":")[1])
         killed = next(p for p in stack.ports if stack.pid_of(p) == pid)
@@ -210,7 +216,7 @@ async def test_sigkill_of_the_driving_process_another_takes_the_place_over(stack
 
 
 async def test_redis_restarted_mid_place_every_spectator_still_gets_every_event(stack, redis):
-    async def restart_redis(place_id: int, streams: dict) -> list[int]:
+    async def restart_redis(place_id: int, streams: dict, bots: list) -> list[int]:
         redis.stop()
         await asyncio.sleep(1.0)
         redis.start()
@@ -222,17 +228,133 @@ async def test_redis_restarted_mid_place_every_spectator_still_gets_every_event(
         assert events == log, port
 
 
-async def test_the_database_connections_killed_mid_place_the_place_goes_on(stack):
-    async def terminate_backends(place_id: int, streams: dict) -> list[int]:
-        with database(stack) as conn:
-            killed = conn.execute(
-                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            ).fetchone()[0]
+class Log:
+    """A log file of the stack, read from a point on."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.start = path.stat().st_size if path.exists() else 0
+
+    def since(self) -> str:
+        with self.path.open("rb") as f:
+            f.seek(self.start)
+            return f.read().decode(errors="replace")
+
+
+def failed_requests(access_log: str) -> list[str]:
+    """nginx's lines (its combined format) of requests answered 5xx."""
+    return [line for line in access_log.splitlines() if re.search(r'" 5\d\d ', line)]
+
+
+def player_session(stack: Stack, name: str, place_id: int, password: str = "") -> httpx.Response:
+    """A login through nginx (``password``: the player's own unless given)."""
+    return httpx.post(
+        stack.url + "/sessions.json",
+        data={"name": name, "password": password or f"{name}-pw", "place_id": place_id},
+        timeout=10,
+    )
+
+
+async def test_redis_stopped_while_bots_post_over_http_no_request_fails(stack, redis):
+    """The limits count in each process while Redis does not answer (``api/counts.py``):
+    the bots' posts, the players' reads and the logins are answered, none with a 500."""
+    access = Log(stack.run_dir / "access.log")
+
+    async def stop_redis(place_id: int, streams: dict, bots: list) -> list[int]:
+        alice = await asyncio.to_thread(player_session, stack, NAMES[0], place_id)
+        assert alice.status_code == 200
+        redis.stop()
+        stopped = time.monotonic()
+        try:
+            with httpx.Client(base_url=stack.url, cookies=alice.cookies, timeout=10) as client:
+                reads = [
+                    (await asyncio.to_thread(client.get, "/get_hand.json")).status_code
+                    for _ in range(20)
+                ]
+            login = await asyncio.to_thread(player_session, stack, NAMES[1], place_id)
+            guess = await asyncio.to_thread(player_session, stack, NAMES[2], place_id, "guess")
+            await asyncio.sleep(2.0)  # the bots post meanwhile
+        finally:
+            down = time.monotonic() - stopped
+            redis.start()
+        assert reads == [200] * 20
+        assert (login.status_code, guess.status_code) == (200, 401)
+        report(f"Redis stopped for {down:.1f} s under HTTP bots: reads, posts, logins answered")
+        return list(stack.ports)
+
+    kept, log = await play(stack, "redis-http", stop_redis, transports=["http"] * len(NAMES))
+    for port, events in kept.items():
+        assert events == log, port
+    assert not failed_requests(access.since())
+
+
+def terminate_every_backend(stack: Stack) -> int:
+    """End every connection the servers have to the test's database, each while it is idle
+    (between two of the server's transactions: a connection cut under a query fails that
+    query, a fault of another kind); returns how many. Waits until all have gone."""
+    with database(stack) as conn:
+        mine = "datname = current_database() AND pid <> pg_backend_pid()"
+        pids = [p for (p,) in conn.execute(f"SELECT pid FROM pg_stat_activity WHERE {mine}")]
+        left = pids
+        deadline = time.monotonic() + 30
+        while left:
+            assert time.monotonic() < deadline, f"backends still there: {left}"
+            conn.execute(  # checked and ended in one statement: idle when ended
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE pid = ANY(%s) AND state = 'idle'",
+                [left],
+            )
+            time.sleep(0.05)
+            left = [
+                p
+                for (p,) in conn.execute(
+                    "SELECT pid FROM pg_stat_activity WHERE pid = ANY(%s)", [left]
+                )
+            ]
+    return len(pids)
+
+
+async def test_every_database_connection_killed_mid_place_nothing_fails_after(stack):
+    """Each dead connection is found before it is used (``daihinmin/postgresql``): after
+    every backend of both processes was ended, no request is answered 500, the dealer
+    loses no round and the place goes on at once, and no bot's move is lost."""
+    access, server_log = Log(stack.run_dir / "access.log"), Log(stack.log_path)
+    after: dict = {}
+
+    async def terminate_backends(place_id: int, streams: dict, bots: list) -> list[int]:
+        for bot in bots:  # quiet while the backends are ended: none of them is mid-query
+            os.kill(bot.pid, signal.SIGSTOP)
+        try:
+            killed = await asyncio.to_thread(terminate_every_backend, stack)
+        finally:
+            after["access"], after["server"] = Log(access.path), Log(server_log.path)
+            seen = len(streams[stack.ports[0]])
+            resumed = time.monotonic()
+            for bot in bots:
+                os.kill(bot.pid, signal.SIGCONT)
         assert killed >= 2  # at least each process's dealer
-        report(f"pg_terminate_backend mid-place: {killed} connections of both processes")
+        went_on = await until(lambda: len(streams[stack.ports[0]]) > seen + 2, every=0.01)
+        pages = [
+            (await asyncio.to_thread(stack.get, f"/places/{place_id}/state.json")).status_code
+            for _ in range(20)  # each borrows a connection from its process's pool
+        ]
+        assert pages == [200] * 20
+        report(
+            f"pg_terminate_backend of all {killed} connections of both processes: the place "
+            f"went on {went_on:.2f} s after (bots resumed {time.monotonic() - resumed:.1f} s ago)"
+        )
         return list(stack.ports)
 
     kept, log = await play(stack, "pgkill", terminate_backends)
     for port, events in kept.items():
         assert events == log, port
+    assert not failed_requests(after["access"].since())
+    assert "round failed" not in after["server"].since()
+    place_id = log[0]["place"]
+    with database(stack) as conn:
+        timeouts = conn.execute(
+            "SELECT count(*) FROM places_turn t JOIN places_game g ON g.id = t.game_id "
+            "WHERE g.place_id = %s AND t.outcome = 'timeout'",
+            [place_id],
+        ).fetchone()[0]
+    assert timeouts == 0  # no move lost

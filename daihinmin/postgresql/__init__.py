@@ -1,0 +1,1 @@
+"""Django's PostgreSQL backend, lending no connection the server has closed (``base``)."""
