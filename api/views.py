@@ -268,8 +268,10 @@ class SignUpView(ApiView):
         password = params.field(dj, "password")
         again = params.values(dj, "password_again")  # the page's second field
         address = throttle.address_of(dj)
-        throttle.check(address, name)  # 429 with Retry-After
-        throttle.failed(address, name)
+        wait = throttle.attempt(address, name)  # counted as a failed login, made or not
+        if wait is not None:
+            throttle.hold_back(dj, wait)
+            throttle.check(dj)  # 429 with Retry-After
         if len(password) > _MAX_PASSWORD:
             raise errors.Refused(
                 errors.INVALID_PASSWORD, f"at most {_MAX_PASSWORD} characters"
