@@ -232,6 +232,14 @@ LOGIN_FAILURE_WINDOW = float(env_str("LOGIN_FAILURE_WINDOW", "300"))
 # Practice against the house bots (POST /practice): the unfinished practice places a user
 # may have at a time (each costs the server its house bots' moves).
 PRACTICE_PLACES_PER_USER = int(env_str("PRACTICE_PLACES_PER_USER", "3"))
+# ... at most PRACTICE_GAMES_PER_WINDOW games asked for in PRACTICE_GAMES_WINDOW seconds, and
+# no turn shorter than PRACTICE_MIN_TIME_LIMIT seconds (a user who never answers makes the
+# house play no faster than that). A practice stops after a game when its user is inactive,
+# or made no move (play, pass or miss) in its last PRACTICE_ABSENT_GAMES games (0: never).
+PRACTICE_GAMES_PER_WINDOW = int(env_str("PRACTICE_GAMES_PER_WINDOW", "1000"))
+PRACTICE_GAMES_WINDOW = float(env_str("PRACTICE_GAMES_WINDOW", "3600"))
+PRACTICE_MIN_TIME_LIMIT = float(env_str("PRACTICE_MIN_TIME_LIMIT", "1"))
+PRACTICE_ABSENT_GAMES = int(env_str("PRACTICE_ABSENT_GAMES", "3"))
 # Requests per session on the player API (api/rate.py): past API_RATE_LIMIT in a window of
 # API_RATE_WINDOW seconds, 429 RATE_LIMITED until the window ends; 0 turns it off.
 API_RATE_LIMIT = int(env_str("API_RATE_LIMIT", "3000"))

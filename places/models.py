@@ -75,6 +75,8 @@ class Place(models.Model):
     )
     #: Whether its games move the players' ratings.
     rated = models.BooleanField(_("rated"), default=True)
+    #: Made by ``POST /practice``: one user and four house bots (``places/services/practice.py``).
+    practice = models.BooleanField(default=False, editable=False)
     #: Duplicate deals: the ranks of each game's exchange are drawn from the seed,
     #: not taken from the game before, so every rotation of a seed deals the same hands.
     duplicate_deals = models.BooleanField(default=False, editable=False)

@@ -29,6 +29,7 @@ from places.engine.place import Deal
 from places.engine.plays import Miss
 from places.models import Game, Hand, Place, PlaceEvent, Rank, Turn
 from places.reads.position import Position
+from places.reads.practice import user_gone
 from places.reads.seats import seats_of
 from places.realtime import broadcast, wake
 from places.services import house, ratings
@@ -142,6 +143,8 @@ class Change:
                     ratings.rate_game(
                         game.id, [s.user_id for s in self.seats], self.state.game.ranks, self.now
                     )
+                if place.practice:
+                    self._end_practice_if_gone()
                 self.messages.append(wire.end_game(game))
             elif isinstance(e, ev.StartPlace):
                 self.messages.append(wire.start_place(place))
@@ -149,6 +152,16 @@ class Change:
                 place.state = Place.State.FINISHED
                 place.finished_at = self.now
                 self.messages.append(wire.end_place(place))
+
+    def _end_practice_if_gone(self) -> None:
+        """A practice whose user is gone plays no further game (``places/reads/practice.py``)."""
+        user = next((s for s in self.seats if not s.house), None)
+        if user is None:
+            return
+        with rows.at_once():  # the turn just settled is read
+            gone = user_gone(user.user_id, user.player_id, self.state.game_no)
+        if gone:
+            self.state = engine.last_game(self.state)
 
     def _bank(self, seat: int) -> float:
         return self.banks[seat] if self.banks is not None else 0.0
