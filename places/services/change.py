@@ -32,7 +32,7 @@ from places.reads.position import Position
 from places.reads.practice import user_gone
 from places.reads.seats import seats_of
 from places.realtime import broadcast, wake
-from places.services import house, ratings
+from places.services import house, profiles, ratings
 from places.wire import events as wire
 from places.wire.codec import compact
 from places.wire.records import order_name
@@ -142,6 +142,12 @@ class Change:
                 if place.rated:
                     ratings.rate_game(
                         game.id, [s.user_id for s in self.seats], self.state.game.ranks, self.now
+                    )
+                ranks = self.state.game.ranks
+                with rows.at_once():  # the game's turns and ranks are read
+                    profiles.count_game(
+                        game.id,
+                        [profiles.Seated(s.player_id, s.user_id, ranks[s.no]) for s in self.seats],
                     )
                 if place.practice:
                     self._end_practice_if_gone()
