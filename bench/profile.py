@@ -80,18 +80,20 @@ def make_games(games: int, rng: random.Random) -> None:
         Turn.objects.bulk_create(turns, batch_size=2000)
 
 
-def timed(read, runs: int) -> float:
-    """The median of ``runs`` reads, in seconds."""
-    spent = []
+def timed(read, runs: int) -> str:
+    """The medians of ``runs`` reads: wall time and this process's CPU time (a loaded
+    machine stretches the first; the second is this process's work alone)."""
+    wall, cpu = [], []
     for _ in range(runs):
-        started = time.perf_counter()
+        started, used = time.perf_counter(), time.process_time()
         read()
-        spent.append(time.perf_counter() - started)
-    return statistics.median(spent)
+        wall.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - used)
+    return f"{statistics.median(wall) * 1000:.1f} ms ({statistics.median(cpu) * 1000:.1f} ms CPU)"
 
 
-def game_end_cost(runs: int) -> float:
-    """The median time ``count_game`` adds to the change that finishes a game (rolled back)."""
+def game_end_cost(runs: int) -> str:
+    """What ``count_game`` adds to the change that finishes a game (rolled back each time)."""
     from django.db import transaction
 
     from places.models import Game, Rank
@@ -104,14 +106,12 @@ def game_end_cost(runs: int) -> float:
             "player_id", "player__user_id", "rank"
         )
     ]
-    spent = []
-    for _ in range(runs):
+    def once() -> None:
         with transaction.atomic():
-            started = time.perf_counter()
             count_game(game.id, players)
-            spent.append(time.perf_counter() - started)
             transaction.set_rollback(True)
-    return statistics.median(spent)
+
+    return timed(once, runs)
 
 
 def main() -> None:
@@ -137,9 +137,8 @@ def main() -> None:
             after = timed(lambda: profile("me"), args.runs)
             added = game_end_cost(args.runs)
             print(
-                f"{args.db} {games} games ({games // GAMES_PER_PLACE} places): "
-                f"before {before * 1000:.1f} ms, after {after * 1000:.1f} ms; "
-                f"a game's end adds {added * 1000:.1f} ms"
+                f"{args.db} {games} games ({games // GAMES_PER_PLACE} places): a profile "
+                f"before {before}, after {after}; a game's end adds {added}"
             )
     finally:
         drop(dropped)

@@ -9,7 +9,8 @@ once per model and connection; values still go through each field's own
 ``pre_save`` and ``get_db_prep_save`` on the way in and its converters on the
 way out, so the rows are exactly what the ORM would write and read.
 
-No model signals are sent (the project registers none for these models), and
+No model signals are sent (the project registers none for saving these models: only a
+place's deletion has receivers, and nothing here deletes), and
 only plain single-table models go through here.
 
 On PostgreSQL each statement is also prepared once per database session and then
