@@ -359,6 +359,19 @@ def _outermost(connection) -> bool:
     )
 
 
+def execute(sql: str, params: Sequence) -> None:
+    """A write of the caller's own SQL (one whose values the database adds up, say), held
+    inside :func:`together` like the others, else sent at once. Not prepared: its text may
+    change with its number of rows."""
+    writes = getattr(_pending, "writes", None)
+    if writes is not None:
+        writes.append((sql, list(params)))
+        return
+    connection = connections[DEFAULT_DB_ALIAS]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
 def _write(connection, sql: str, params: list) -> None:
     sql = _named(connection, sql)
     writes = getattr(_pending, "writes", None)

@@ -2,7 +2,8 @@
 
 Gone is either of:
 
-- the user is inactive (``is_active`` off: staff shut the account);
+- the user is inactive (``is_active`` off: staff shut the account; a user who sits in a
+  place cannot be deleted, ``Player.user`` protects it, so inactive is how one goes);
 - the user made no move, neither a play nor a pass nor a miss (only timeouts), in each of
   the place's last ``PRACTICE_ABSENT_GAMES`` games: no bot is there to answer.
 

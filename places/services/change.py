@@ -144,11 +144,10 @@ class Change:
                         game.id, [s.user_id for s in self.seats], self.state.game.ranks, self.now
                     )
                 ranks = self.state.game.ranks
-                with rows.at_once():  # the game's turns and ranks are read
-                    profiles.count_game(
-                        game.id,
-                        [profiles.Seated(s.player_id, s.user_id, ranks[s.no]) for s in self.seats],
-                    )
+                profiles.count_game(
+                    game.id,
+                    [profiles.Seated(s.player_id, s.user_id, ranks[s.no]) for s in self.seats],
+                )
                 if place.practice:
                     self._end_practice_if_gone()
                 self.messages.append(wire.end_game(game))

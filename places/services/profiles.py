@@ -86,7 +86,9 @@ class Tally:
     #: By player id (a place of the user's): games, points.
     places: dict[int, list[int]] = field(default_factory=dict)
 
-    def add_rank(self, player_id: int, rank: int, others: Iterable[tuple[int, int]], n: int):
+    def add_rank(
+        self, player_id: int, rank: int, others: Iterable[tuple[int, int]], n: int
+    ) -> None:
         """One finished game: the user's rank among ``n`` players, and the others'
         ``(user_id, rank)``."""
         mine = points_for(rank, n)
@@ -154,11 +156,18 @@ def tally_game(players: Sequence[Seated], turns: Iterable[tuple], into: dict[int
 
 
 def count_game(game_id: int, players: Sequence[Seated]) -> None:
-    """Add a game that just finished to its players' profiles (inside its change: the
-    game's turns and ranks must be written before)."""
-    turns = Turn.objects.filter(game_id=game_id, settled_at__isnull=False).values_list(
-        *TURN_FIELDS, *TIMES
-    )
+    """Add a game that just finished to its players' profiles, inside its change.
+
+    What the change holds (``places.rows.together``) is sent before the game's turns and
+    the totals are read; the writes are then held with the change's own, and go with its
+    COMMIT.
+    """
+    with rows.at_once():
+        turns = list(
+            Turn.objects.filter(game_id=game_id, settled_at__isnull=False).values_list(
+                *TURN_FIELDS, *TIMES
+            )
+        )
     tallies = {p.user_id: Tally() for p in players}
     tally_game(players, turns, tallies)
     _add(tallies, installed_apps)
@@ -169,7 +178,8 @@ def _add(tallies: dict[int, Tally], apps, fresh: bool = False) -> None:
 
     The rows by head to head and by think time are added to in the database, a statement
     for each kind (the ORM's ``bulk_update`` took 100 ms a game building its CASE
-    expressions). ``fresh``: the users have no rows (:func:`recount` removed them).
+    expressions); inside a change every write is held and goes with its COMMIT.
+    ``fresh``: the users have no rows (:func:`recount` removed them).
     """
     Totals = apps.get_model("places", "ProfileTotals")
     Opponent = apps.get_model("places", "ProfileOpponent")
@@ -180,13 +190,14 @@ def _add(tallies: dict[int, Tally], apps, fresh: bool = False) -> None:
     if fresh:
         held = {u: Totals(user_id=u, **empty) for u in users}
     else:
-        held = _locked(Totals, users)
-        if len(held) < len(users):
-            Totals.objects.bulk_create(
-                [Totals(user_id=u, **empty) for u in users if u not in held],
-                ignore_conflicts=True,
-            )
+        with rows.at_once():  # the game before's totals, if this change finished it, first
             held = _locked(Totals, users)
+            if len(held) < len(users):
+                Totals.objects.bulk_create(
+                    [Totals(user_id=u, **empty) for u in users if u not in held],
+                    ignore_conflicts=True,
+                )
+                held = _locked(Totals, users)
     for u in users:
         row, t = held[u], tallies[u]
         for name in TOTALS_FIELDS:
@@ -203,18 +214,18 @@ def _add(tallies: dict[int, Tally], apps, fresh: bool = False) -> None:
     if fresh:
         Totals.objects.bulk_create(list(held.values()), batch_size=500)
     else:
-        with rows.together():
-            for u in users:
-                rows.save(held[u], TOTALS_FIELDS)
-    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-        _add_to_rows(cursor, Opponent, "opponent_id", OPPONENT_FIELDS, opponents)
-        _add_to_rows(cursor, Think, "tenths", ("turns",), think)
-        q = cursor.db.ops.quote_name
-        cursor.executemany(
-            f"UPDATE {q(Player._meta.db_table)} SET {q('games')} = {q('games')} + %s, "
-            f"{q('points')} = {q('points')} + %s WHERE {q('id')} = %s",
-            [(g, p, pk) for u in users for pk, (g, p) in tallies[u].places.items()],
-        )
+        for u in users:
+            rows.save(held[u], TOTALS_FIELDS)
+    _add_to_rows(Opponent, "opponent_id", OPPONENT_FIELDS, opponents)
+    _add_to_rows(Think, "tenths", ("turns",), think)
+    q = connections[DEFAULT_DB_ALIAS].ops.quote_name
+    adding = (
+        f"UPDATE {q(Player._meta.db_table)} SET {q('games')} = {q('games')} + %s, "
+        f"{q('points')} = {q('points')} + %s WHERE {q('id')} = %s"
+    )
+    for u in users:
+        for pk, (games, points) in tallies[u].places.items():
+            rows.execute(adding, [games, points, pk])
 
 
 def _locked(Totals, users: list[int]) -> dict:
@@ -224,12 +235,12 @@ def _locked(Totals, users: list[int]) -> dict:
     }
 
 
-def _add_to_rows(cursor, model, key: str, fields: Sequence[str], wanted: dict) -> None:
+def _add_to_rows(model, key: str, fields: Sequence[str], wanted: dict) -> None:
     """Add ``wanted`` (``(user_id, key) -> values of fields``) to the rows of ``model``, made
     when missing: ``INSERT … ON CONFLICT DO UPDATE SET f = f + excluded.f`` (SQLite and
     PostgreSQL alike), a statement per few hundred rows. The caller holds the users'
     totals rows."""
-    q = cursor.db.ops.quote_name
+    q = connections[DEFAULT_DB_ALIAS].ops.quote_name
     table = q(model._meta.db_table)
     columns = ["user_id", model._meta.get_field(key).column, *fields]
     one = "(" + ", ".join(["%s"] * len(columns)) + ")"
@@ -237,7 +248,7 @@ def _add_to_rows(cursor, model, key: str, fields: Sequence[str], wanted: dict) -
     items = list(wanted.items())
     for i in range(0, len(items), ROWS_A_STATEMENT):
         chunk = items[i : i + ROWS_A_STATEMENT]
-        cursor.execute(
+        rows.execute(
             f"INSERT INTO {table} ({', '.join(q(c) for c in columns)}) "
             f"VALUES {', '.join([one] * len(chunk))} "
             f"ON CONFLICT ({q(columns[0])}, {q(columns[1])}) DO UPDATE SET {adding}",
