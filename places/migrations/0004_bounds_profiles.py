@@ -16,7 +16,7 @@ def mark_practices(apps, schema_editor):
         .filter(house=4)
         .values("pk")
     )
-    Place.objects.filter(pk__in=list(made.values_list("pk", flat=True))).update(practice=True)
+    Place.objects.filter(pk__in=made).update(practice=True)
 
 
 def fill_profiles(apps, schema_editor):
