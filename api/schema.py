@@ -198,7 +198,7 @@ class PracticeFormSerializer(serializers.Serializer):
     )
     time_limit = serializers.FloatField(
         required=False,
-        min_value=0.05,
+        min_value=settings.PRACTICE_MIN_TIME_LIMIT,
         max_value=practice.MAX_TIME_LIMIT,
         help_text="seconds per turn; default 10",
     )
@@ -623,8 +623,13 @@ def practice_spec(fmt: str | None) -> dict:
             ),
             ("games", OpenApiTypes.INT, f"games to play, 1 to {practice.MAX_GAMES} (default 5)"),
             ("pace", OpenApiTypes.NUMBER, f"seconds between steps, 0 to {practice.MAX_PACE:g}"),
-            ("time_limit", OpenApiTypes.NUMBER, "the time limit per turn (s), default 10"),
-            ("seed", OpenApiTypes.STR, "reproducible deals and house moves"),
+            (
+                "time_limit",
+                OpenApiTypes.NUMBER,
+                f"the time limit per turn (s), {settings.PRACTICE_MIN_TIME_LIMIT:g} to "
+                f"{practice.MAX_TIME_LIMIT:g} (default 10)",
+            ),
+            ("seed", OpenApiTypes.STR, "reproducible deals and house moves; unrated"),
             (
                 "time_bank",
                 OpenApiTypes.NUMBER,
@@ -684,7 +689,13 @@ def practice_spec(fmt: str | None) -> dict:
                         ],
                         405: [(errors.METHOD_NOT_ALLOWED, "only POST")],
                         409: [(errors.TOO_MANY_PRACTICES, "too many unfinished practice places")],
-                        429: [(errors.TOO_MANY_ATTEMPTS, "wait Retry-After seconds")],
+                        429: [
+                            (errors.TOO_MANY_ATTEMPTS, "wait Retry-After seconds"),
+                            (
+                                errors.TOO_MANY_PRACTICE_GAMES,
+                                "too many practice games asked for lately: wait Retry-After s",
+                            ),
+                        ],
                     },
                 ),
             },

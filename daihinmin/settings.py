@@ -245,6 +245,14 @@ LOGIN_FAILURE_WINDOW = float(env_str("LOGIN_FAILURE_WINDOW", "300"))
 # Practice against the house bots (POST /practice): the unfinished practice places a user
 # may have at a time (each costs the server its house bots' moves).
 PRACTICE_PLACES_PER_USER = int(env_str("PRACTICE_PLACES_PER_USER", "3"))
+# ... at most PRACTICE_GAMES_PER_WINDOW games asked for in PRACTICE_GAMES_WINDOW seconds, and
+# no turn shorter than PRACTICE_MIN_TIME_LIMIT seconds (a user who never answers makes the
+# house play no faster than that). A practice stops after a game when its user is inactive,
+# or made no move (play, pass or miss) in its last PRACTICE_ABSENT_GAMES games (0: never).
+PRACTICE_GAMES_PER_WINDOW = int(env_str("PRACTICE_GAMES_PER_WINDOW", "1000"))
+PRACTICE_GAMES_WINDOW = float(env_str("PRACTICE_GAMES_WINDOW", "3600"))
+PRACTICE_MIN_TIME_LIMIT = float(env_str("PRACTICE_MIN_TIME_LIMIT", "1"))
+PRACTICE_ABSENT_GAMES = int(env_str("PRACTICE_ABSENT_GAMES", "3"))
 # Sign-up (/signup): anyone may make an account and practise; SIGN_UP=0 turns it off
 # (accounts then come from the admin or create_user alone).
 SIGN_UP = env_bool("SIGN_UP", default=True)

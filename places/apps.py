@@ -5,3 +5,8 @@ class PlacesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "places"
     verbose_name = "Places"
+
+    def ready(self) -> None:
+        from places.services.profiles import connect_signals
+
+        connect_signals()

@@ -88,6 +88,9 @@ UNKNOWN_STRATEGY = _define("UNKNOWN_STRATEGY", 400, "no house strategy of that n
 TOO_MANY_PRACTICES = _define(
     "TOO_MANY_PRACTICES", 409, "too many unfinished practice places: finish one first"
 )
+TOO_MANY_PRACTICE_GAMES = _define(
+    "TOO_MANY_PRACTICE_GAMES", 429, "too many practice games asked for lately: try again later"
+)
 
 # -- the request itself -------------------------------------------------------------------
 BAD_REQUEST = _define("BAD_REQUEST", 400, "the request cannot be read")

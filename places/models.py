@@ -80,6 +80,8 @@ class Place(models.Model):
     )
     #: Whether its games move the players' ratings.
     rated = models.BooleanField(_("rated"), default=True)
+    #: Made by ``POST /practice``: one user and four house bots (``places/services/practice.py``).
+    practice = models.BooleanField(default=False, editable=False)
     #: Duplicate deals: the ranks of each game's exchange are drawn from the seed,
     #: not taken from the game before, so every rotation of a seed deals the same hands.
     duplicate_deals = models.BooleanField(default=False, editable=False)
@@ -123,6 +125,10 @@ class Player(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
     )
     seat = models.PositiveSmallIntegerField(validators=[MaxValueValidator(PLAYERS_PER_PLACE - 1)])
+    #: The player's finished games in this place and the points they made: kept up to date
+    #: as each game ends (``places/services/profiles.py``), for the profiles.
+    games = models.PositiveIntegerField(default=0, editable=False)
+    points = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["place", "seat"]
@@ -352,4 +358,68 @@ class RatingChange(models.Model):
         ordering = ["user", "id"]
         constraints = [
             models.UniqueConstraint(fields=["user", "game"], name="one_rating_change_per_game")
+        ]
+
+
+# -- profiles: what each player's finished games add up to ---------------------------------
+#
+# Kept up to date inside the change that finishes each game (``places/services/profiles.py``),
+# so that a profile reads a few rows however many games its player has played
+# (``places/reads/profiles.py``). Player.games and Player.points are the per-place part.
+
+
+class ProfileTotals(models.Model):
+    """A user's finished games added up: what ``/users/NAME.json`` counts."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    games = models.PositiveIntegerField(default=0)
+    points = models.PositiveIntegerField(default=0)
+    #: Games finished at each rank, 1 (大富豪) first.
+    rank_counts = models.JSONField(default=list)
+    turns = models.PositiveIntegerField(default=0)
+    plays = models.PositiveIntegerField(default=0)
+    cards_played = models.PositiveIntegerField(default=0)
+    passes = models.PositiveIntegerField(default=0)
+    pass_chances = models.PositiveIntegerField(default=0)
+    timeouts = models.PositiveIntegerField(default=0)
+    #: Misses by reason, timeouts apart.
+    misses = models.JSONField(default=dict)
+    revolutions = models.PositiveIntegerField(default=0)
+    eight_cuts = models.PositiveIntegerField(default=0)
+    #: The turns answered (anything but a timeout) and their think time, in microseconds.
+    answered = models.PositiveIntegerField(default=0)
+    think_us = models.BigIntegerField(default=0)
+
+
+class ProfileOpponent(models.Model):
+    """Head to head: the finished games ``user`` played with ``opponent``."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    games = models.PositiveIntegerField(default=0)
+    above = models.PositiveIntegerField(default=0)  # games the user finished above the opponent
+    points = models.PositiveIntegerField(default=0)  # the user's points in those games
+    their_points = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "opponent"], name="one_tally_per_opponent")
+        ]
+
+
+class ProfileThink(models.Model):
+    """How many of a user's answered turns took this long, in tenths of a millisecond (the
+    think time as a profile shows it): the 99th percentile is read from the top."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    tenths = models.IntegerField()
+    turns = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "tenths"], name="one_count_per_think_time")
         ]

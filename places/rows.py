@@ -9,7 +9,8 @@ once per model and connection; values still go through each field's own
 ``pre_save`` and ``get_db_prep_save`` on the way in and its converters on the
 way out, so the rows are exactly what the ORM would write and read.
 
-No model signals are sent (the project registers none for these models), and
+No model signals are sent (the project registers none for saving these models: only a
+place's deletion has receivers, and nothing here deletes), and
 only plain single-table models go through here.
 
 On PostgreSQL each statement is also prepared once per database session and then
@@ -356,6 +357,19 @@ def _outermost(connection) -> bool:
         and not connection.savepoint_ids
         and not connection.needs_rollback
     )
+
+
+def execute(sql: str, params: Sequence) -> None:
+    """A write of the caller's own SQL (one whose values the database adds up, say), held
+    inside :func:`together` like the others, else sent at once. Not prepared: its text may
+    change with its number of rows."""
+    writes = getattr(_pending, "writes", None)
+    if writes is not None:
+        writes.append((sql, list(params)))
+        return
+    connection = connections[DEFAULT_DB_ALIAS]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
 
 
 def _write(connection, sql: str, params: list) -> None:

@@ -201,6 +201,12 @@ def time_out(state: PlaceState, seat: int) -> tuple[PlaceState, TurnResult, list
     return state.with_game(game), result, events
 
 
+def last_game(state: PlaceState) -> PlaceState:
+    """The place plays no game after the one being played (or just played): the next step
+    between games ends it."""
+    return state.replace(game_count=min(state.game_count, state.game_no))
+
+
 def new_place(game_count: int, players: int = 5) -> PlaceState:
     if players < 3:
         raise ValueError("a place needs at least three players")

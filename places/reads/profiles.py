@@ -3,21 +3,26 @@
 Everything is counted over **finished games** only, of any place, running places
 included: a game still being played says nothing yet, and its hands are secret.
 Revolutions and 8-cuts are what the engine reads in each play's cards
-(``places.engine.plays``), not a second copy of the rules.
+(``places.engine.plays``), not a second copy of the rules. Each game is added up as it
+ends (``places/services/profiles.py``); a profile reads the sums.
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 
-from places.engine.cards import mask_of
-from places.engine.place import points_for
-from places.engine.plays import read_play
-from places.models import PLAYERS_PER_PLACE, Game, HouseBot, Place, Player, Rank, Rating, Turn
+from places.models import (
+    PLAYERS_PER_PLACE,
+    HouseBot,
+    Player,
+    ProfileOpponent,
+    ProfileThink,
+    ProfileTotals,
+    Rating,
+)
 from places.reads.ratings import RatingPoint, history
 
 
@@ -143,96 +148,85 @@ def percentile(values: list[float], q: float) -> float | None:
 def profile(name: str) -> Profile | None:
     """The profile of the player named ``name``: None when there is no such user, or the
     user never had a seat in a place (staff, a new account), so that the users who are
-    not players cannot be told from names nobody has."""
+    not players cannot be told from names nobody has.
+
+    It reads the aggregates each finished game adds to (``places/services/profiles.py``),
+    not the games: the same few queries at ten games or a hundred thousand. Only the lists
+    the document holds grow: a row per place played, per opponent, per rated game.
+    """
     user = get_user_model().objects.filter(username=name).values("id", "username").first()
     if user is None:
         return None
-    seats = dict(Player.objects.filter(user_id=user["id"]).values_list("id", "place_id"))
-    if not seats:
+    user_id = user["id"]
+    places = [
+        PlacePlayed(*row)
+        for row in Player.objects.filter(user_id=user_id)
+        .order_by("-place_id")
+        .values_list("place_id", "place__title", "place__state", "games", "points")
+    ]
+    if not places:
         return None
-    house = HouseBot.objects.filter(user_id=user["id"]).values_list("strategy", flat=True).first()
+    house = HouseBot.objects.filter(user_id=user_id).values_list("strategy", flat=True).first()
     found = Profile(name=user["username"], house=house)
-    found.rating = Rating.objects.filter(user_id=user["id"]).first()
+    found.rating = Rating.objects.filter(user_id=user_id).first()
     if found.rating is not None:
-        found.rating_history = history(user["id"])
-    _read_games(found, user["id"], seats)
-    _read_turns(found, list(seats))
+        found.rating_history = history(user_id)
+    found.places = places
+    totals = ProfileTotals.objects.filter(user_id=user_id).first()
+    if totals is None:
+        return found
+    for name in COUNTED:
+        setattr(found, name, getattr(totals, name))
+    found.rank_counts = list(totals.rank_counts)
+    found.misses = dict(totals.misses)
+    found.opponents = sorted(
+        (
+            Opponent(*row)
+            for row in ProfileOpponent.objects.filter(user_id=user_id).values_list(
+                "opponent__username", "games", "above", "points", "their_points"
+            )
+        ),
+        key=lambda o: (-o.games, o.name),
+    )
+    if totals.answered:
+        found.think_ms_mean = round(totals.think_us / 1000 / totals.answered, 1)
+        found.think_ms_p99 = _think_percentile(user_id, totals.answered, 99)
     return found
 
 
-def _read_games(found: Profile, user_id: int, seats: dict[int, int]) -> None:
-    """Ranks, points, places and head to head: every rank of the games the user finished."""
-    rows = Rank.objects.filter(
-        game__place_id__in=set(seats.values()), game__status=Game.FINISHED
-    ).values_list("game_id", "game__place_id", "player_id", "player__user__username", "rank")
-    by_game: dict[int, list[tuple[int, str, int]]] = defaultdict(list)
-    place_of: dict[int, int] = {}
-    for game_id, place_id, player_id, username, rank in rows:
-        by_game[game_id].append((player_id, username, rank))
-        place_of[game_id] = place_id
-    mine = set(seats)
-    per_place: Counter[int] = Counter()
-    points_in: Counter[int] = Counter()
-    opponents: dict[str, Opponent] = {}
-    for game_id, ranks in by_game.items():
-        own = next(((p, r) for p, _, r in ranks if p in mine), None)
-        if own is None:
-            continue
-        my_rank = own[1]
-        players = len(ranks)
-        my_points = points_for(my_rank, players)
-        found.games += 1
-        found.points += my_points
-        found.rank_counts[my_rank - 1] += 1
-        per_place[place_of[game_id]] += 1
-        points_in[place_of[game_id]] += my_points
-        for player_id, username, rank in ranks:
-            if player_id in mine:
-                continue
-            o = opponents.setdefault(username, Opponent(username))
-            o.games += 1
-            o.above += my_rank < rank
-            o.points += my_points
-            o.their_points += points_for(rank, players)
-    found.opponents = sorted(opponents.values(), key=lambda o: (-o.games, o.name))
-    places = Place.objects.filter(pk__in=set(seats.values())).order_by("-id")
-    found.places = [
-        PlacePlayed(p.id, p.title, p.state, per_place[p.id], points_in[p.id])
-        for p in places.only("id", "title", "state")
-    ]
+#: The figures a profile takes as they are from its totals.
+COUNTED = (
+    "games",
+    "points",
+    "turns",
+    "plays",
+    "cards_played",
+    "passes",
+    "pass_chances",
+    "timeouts",
+    "revolutions",
+    "eight_cuts",
+)
+#: Think-time counts read at a time, from the longest down.
+THINK_PAGE = 200
 
 
-def _read_turns(found: Profile, player_ids: list[int]) -> None:
-    """Think time, passes, misses, revolutions and 8-cuts from the user's settled turns.
-
-    Think time is over the turns the player answered (plays, passes, misses): a
-    timeout is the limit, not a thought. A pass is counted against the turns that
-    had cards on the table, the only ones where passing is legal.
-    """
-    rows = Turn.objects.filter(
-        player_id__in=player_ids, game__status=Game.FINISHED, settled_at__isnull=False
-    ).values_list("outcome", "reason", "cards", "table", "revolution", "opened_at", "settled_at")
-    thinking: list[float] = []
-    misses: Counter[str] = Counter()
-    for outcome, reason, cards, table, revolution, opened_at, settled_at in rows.iterator():
-        found.turns += 1
-        if table:
-            found.pass_chances += 1
-        if outcome == Turn.Outcome.TIMEOUT:
-            found.timeouts += 1
-            continue
-        thinking.append((settled_at - opened_at).total_seconds() * 1000)
-        if outcome == Turn.Outcome.PASS:
-            found.passes += 1
-        elif outcome == Turn.Outcome.MISS:
-            misses[reason] += 1
-        elif outcome == Turn.Outcome.PLAY:
-            found.plays += 1
-            found.cards_played += len(cards)
-            readings = read_play(mask_of(cards), revolution)
-            found.revolutions += any(p.is_revolution for p in readings)
-            found.eight_cuts += any(p.has_eight for p in readings)
-    found.misses = dict(misses)
-    if thinking:
-        found.think_ms_mean = round(sum(thinking) / len(thinking), 1)
-        found.think_ms_p99 = round(percentile(thinking, 99), 1)
+def _think_percentile(user_id: int, answered: int, q: float) -> float:
+    """The nearest-rank percentile (:func:`percentile`) of the user's think times, from
+    their counts by tenth of a millisecond: read from the longest down, so the 99th reads
+    the top 1 % of the distinct times, not all of them."""
+    from_top = answered - max(0, math.ceil(q / 100 * answered) - 1)  # its place, 1 the longest
+    seen = 0
+    below = None
+    while True:
+        counts = ProfileThink.objects.filter(user_id=user_id).order_by("-tenths")
+        if below is not None:
+            counts = counts.filter(tenths__lt=below)
+        page = list(counts.values_list("tenths", "turns")[:THINK_PAGE])
+        for tenths, turns in page:
+            seen += turns
+            if seen >= from_top:
+                return tenths / 10
+        if len(page) < THINK_PAGE:
+            raise AssertionError(f"think-time counts of user {user_id} short of {answered}")
+        below = page[-1][0]

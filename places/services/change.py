@@ -29,9 +29,10 @@ from places.engine.place import Deal
 from places.engine.plays import Miss
 from places.models import Game, Hand, Place, PlaceEvent, Rank, Turn
 from places.reads.position import Position
+from places.reads.practice import user_gone
 from places.reads.seats import seats_of
 from places.realtime import broadcast, wake
-from places.services import house, ratings
+from places.services import house, profiles, ratings
 from places.wire import events as wire
 from places.wire.codec import compact
 from places.wire.records import order_name
@@ -149,6 +150,13 @@ class Change:
                     ratings.rate_game(
                         game.id, [s.user_id for s in self.seats], self.state.game.ranks, self.now
                     )
+                ranks = self.state.game.ranks
+                profiles.count_game(
+                    game.id,
+                    [profiles.Seated(s.player_id, s.user_id, ranks[s.no]) for s in self.seats],
+                )
+                if place.practice:
+                    self._end_practice_if_gone()
                 self.messages.append(wire.end_game(game))
             elif isinstance(e, ev.StartPlace):
                 self.messages.append(wire.start_place(place))
@@ -156,6 +164,16 @@ class Change:
                 place.state = self.ending
                 place.finished_at = self.now
                 self.messages.append(wire.end_place(place))
+
+    def _end_practice_if_gone(self) -> None:
+        """A practice whose user is gone plays no further game (``places/reads/practice.py``)."""
+        user = next((s for s in self.seats if not s.house), None)
+        if user is None:
+            return
+        with rows.at_once():  # the turn just settled is read
+            gone = user_gone(user.user_id, user.player_id, self.state.game_no)
+        if gone:
+            self.state = engine.last_game(self.state)
 
     def _bank(self, seat: int) -> float:
         return self.banks[seat] if self.banks is not None else 0.0

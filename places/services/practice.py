@@ -5,6 +5,14 @@ made on demand: ``house-greedy-1`` … (a user sits only once in a place, so fou
 bots of one strategy are four users). A user may keep only a few practice places
 unfinished at a time (``PRACTICE_PLACES_PER_USER``): each one costs the server
 the house bots' moves.
+
+What one user can make the house play is bounded (docs/operations.md, "Limits"):
+at most ``PRACTICE_PLACES_PER_USER`` practices at once, at most
+``PRACTICE_GAMES_PER_WINDOW`` games asked for in ``PRACTICE_GAMES_WINDOW`` seconds,
+and no turn of the user's shorter than ``PRACTICE_MIN_TIME_LIMIT``, so that a user
+who never answers makes the house play at most one game per few such turns. A
+practice whose user is gone stops after the game being played
+(``places/reads/practice.py``).
 """
 
 from __future__ import annotations
@@ -15,11 +23,12 @@ import secrets
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Count, Q
+from django.utils import timezone
 
 from places import errors
 from places.models import ENDED, PLAYERS_PER_PLACE, Place, Player
@@ -60,7 +69,12 @@ def check_practice(
     time_bank: float = 0.0,
     rated: bool = DEFAULT_RATED,
 ) -> None:
-    """Refuse settings a practice may not have (``INVALID_PARAMETER``, ``UNKNOWN_STRATEGY``)."""
+    """Refuse settings a practice may not have (``INVALID_PARAMETER``, ``UNKNOWN_STRATEGY``).
+
+    A rated practice has no seed of the player's: a chosen seed deals the same hands and
+    plays the same house moves again, so its games could be learnt by heart and the
+    leaderboard farmed. Only deals the server draws may move a rating.
+    """
     if len(bots) != HOUSE_SEATS:
         raise errors.Refused(
             errors.INVALID_PARAMETER,
@@ -73,25 +87,61 @@ def check_practice(
         problems.append(f"games: 1 to {MAX_GAMES}")
     if not (math.isfinite(pace) and 0 <= pace <= MAX_PACE):
         problems.append(f"pace: 0 to {MAX_PACE:g} seconds")
-    if not (math.isfinite(time_limit) and 0 < time_limit <= MAX_TIME_LIMIT):
-        problems.append(f"time_limit: more than 0 and at most {MAX_TIME_LIMIT:g} seconds")
+    shortest = settings.PRACTICE_MIN_TIME_LIMIT
+    if not (math.isfinite(time_limit) and shortest <= time_limit <= MAX_TIME_LIMIT):
+        problems.append(f"time_limit: {shortest:g} to {MAX_TIME_LIMIT:g} seconds")
     if not (math.isfinite(time_bank) and 0 <= time_bank <= MAX_TIME_BANK):
         problems.append(f"time_bank: 0 to {MAX_TIME_BANK:g} seconds")
     if len(seed) > SEED_MAX_LENGTH or "\x00" in seed:
         problems.append(f"seed: at most {SEED_MAX_LENGTH} characters")
+    if rated and seed:
+        problems.append("rated: a practice with a chosen seed is unrated; leave out the seed")
     if problems:
         raise errors.Refused(errors.INVALID_PARAMETER, "; ".join(problems))
 
 
 def unfinished_practices(user_id: int) -> int:
-    """The user's places not yet over in which the four other players are house bots."""
+    """The user's practice places not yet over (only those ``POST /practice`` made: a
+    tournament's table of the user and four house bots is no practice of theirs)."""
     seated = Player.objects.filter(user_id=user_id).values("place_id")
     return (
-        Place.objects.exclude(state__in=ENDED)
-        .filter(pk__in=seated)
-        .annotate(house=Count("players", filter=Q(players__user__house_bot__isnull=False)))
-        .filter(house=HOUSE_SEATS)
+        Place.objects.filter(practice=True, pk__in=seated)
+        .exclude(state__in=ENDED)
         .count()
+    )
+
+
+def check_games_left(user_id: int, game_count: int, now: datetime) -> None:
+    """Refuse a practice that would take the user past ``PRACTICE_GAMES_PER_WINDOW`` games
+    asked for in the last ``PRACTICE_GAMES_WINDOW`` seconds (``TOO_MANY_PRACTICE_GAMES``,
+    with ``Retry-After``: when enough of them have left the window).
+
+    The games asked for count, played or not: what a practice may still make the house play.
+    """
+    limit = settings.PRACTICE_GAMES_PER_WINDOW
+    window = timedelta(seconds=settings.PRACTICE_GAMES_WINDOW)
+    seated = Player.objects.filter(user_id=user_id).values("place_id")
+    recent = list(
+        Place.objects.filter(practice=True, pk__in=seated, created_at__gt=now - window)
+        .order_by("created_at")
+        .values_list("created_at", "game_count")
+    )
+    asked = sum(n for _, n in recent)
+    if asked + game_count <= limit:
+        return
+    wait = window
+    freed = 0
+    for created_at, n in recent:  # the oldest leave the window first
+        freed += n
+        if asked - freed + game_count <= limit:
+            wait = created_at + window - now
+            break
+    seconds = max(1, math.ceil(wait.total_seconds()))
+    raise errors.Refused(
+        errors.TOO_MANY_PRACTICE_GAMES,
+        f"{asked} practice games asked for in the last {window.total_seconds():g} s, "
+        f"at most {limit}: try again in {seconds} s",
+        headers={"Retry-After": str(seconds)},
     )
 
 
@@ -123,6 +173,7 @@ def start_practice(
                 f"{user.get_username()} has {limit} unfinished practice places: "
                 "finish one first (or wait for its turns to time out)",
             )
+        check_games_left(user_id, game_count, timezone.now())
         wanted = Counter(bots)
         made = {name: iter(house_users(name, n)) for name, n in wanted.items()}
         names = [next(made[name]).get_username() for name in bots]
@@ -138,6 +189,7 @@ def start_practice(
             seed=seed,
             time_bank=time_bank,
             rated=rated,
+            practice=True,
         )
     start_place(place.id)  # its own change: the events go out after its commit, in order
     place.refresh_from_db()

@@ -83,7 +83,8 @@ def create_place(
 ) -> Place:
     """A new waiting place with its players seated in the given order.
 
-    ``schedule`` is a tournament's (``tournament``, ``table_no``, ``duplicate_deals``).
+    ``schedule`` is a tournament's (``tournament``, ``table_no``, ``duplicate_deals``), or
+    ``practice`` for ``POST /practice``'s.
     """
     problems = _setting_problems(title, game_count, pace, time_limit, seed, time_bank)
     users = _players(usernames, problems)

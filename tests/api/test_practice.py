@@ -6,9 +6,12 @@ no place, no user, the session as it was.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.utils import timezone
 
 from places import services
 from places.engine.place import IN_GAME
@@ -198,6 +201,8 @@ def test_the_house_users_cannot_log_in(client, alice):
         ({"pace": "11"}, "INVALID_PARAMETER"),
         ({"time_limit": "0"}, "INVALID_PARAMETER"),
         ({"time_limit": "inf"}, "INVALID_PARAMETER"),
+        ({"time_limit": "1e-300"}, "INVALID_PARAMETER"),  # the house would play on alone
+        ({"time_limit": "0.99"}, "INVALID_PARAMETER"),
         ({"seed": "s" * 65}, "INVALID_PARAMETER"),
         ({"rated": "maybe"}, "INVALID_PARAMETER"),
         ({"time_bank": "-1"}, "INVALID_PARAMETER"),
@@ -271,6 +276,58 @@ def test_a_user_may_keep_only_a_few_practices_unfinished(client, alice, settings
     error_json("TOO_MANY_PRACTICES", response)
     assert Place.objects.count() == 2
     Place.objects.update(state=Place.State.FINISHED)
+    assert practise(client).status_code == 200
+
+
+def test_no_turn_of_a_practice_is_shorter_than_the_minimum(client, alice, settings):
+    settings.PRACTICE_MIN_TIME_LIMIT = 5.0
+    response = practise(client, **as_alice(time_limit="4"))
+    assert response.status_code == 400
+    error_json("INVALID_PARAMETER", response)
+    assert "time_limit: 5 to 600 seconds" in data(response)["error"]["message"]
+    assert nothing_made()
+    assert practise(client, **as_alice(time_limit="5")).status_code == 200
+
+
+def test_a_user_may_ask_for_only_so_many_practice_games_in_a_window(client, alice, settings):
+    settings.PRACTICE_GAMES_PER_WINDOW = 12
+    settings.PRACTICE_GAMES_WINDOW = 600
+    client.force_login(alice)
+    for _ in range(2):
+        assert practise(client, games="5").status_code == 200
+    Place.objects.update(state=Place.State.FINISHED)  # finished ones count as well
+    response = practise(client, games="5")
+    assert response.status_code == 429
+    error_json("TOO_MANY_PRACTICE_GAMES", response)
+    assert 590 <= int(response["Retry-After"]) <= 600  # when the first five leave the window
+    assert Place.objects.count() == 2
+    assert practise(client, games="2").status_code == 200  # what is left of the twelve
+    Place.objects.update(created_at=timezone.now() - timedelta(seconds=601))
+    assert practise(client, games="5").status_code == 200  # a new window
+
+
+@pytest.mark.parametrize(("fields", "status"), [({}, 200), ({"seed": "farm"}, 400)])
+def test_a_rated_practice_deals_only_what_the_server_draws(client, alice, fields, status):
+    response = practise(client, **as_alice(rated="1", **fields))
+    assert response.status_code == status
+    if status == 400:
+        error_json("INVALID_PARAMETER", response)
+        assert "chosen seed is unrated" in data(response)["error"]["message"]
+        assert nothing_made()
+    unrated = practise(client, **as_alice(rated="0", seed="farm"))
+    assert unrated.status_code == 200
+
+
+def test_a_tournament_table_is_no_practice_of_its_entrant(client, alice, settings):
+    settings.PRACTICE_PLACES_PER_USER = 1
+    names = ["alice"]
+    for i in range(4):
+        services.house.make_house_user(f"h{i}", "greedy")
+        names.append(f"h{i}")
+    services.start_tournament(services.create_tournament("Cup", names, game_count=2).id)
+    table = Place.objects.filter(state=Place.State.RUNNING).get()  # alice's first table
+    assert {p.user.username for p in table.players.all()} == set(names)
+    client.force_login(alice)
     assert practise(client).status_code == 200
 
 

@@ -1,0 +1,330 @@
+"""Profiles kept up to date: each finished game is added to its players' aggregates.
+
+A profile (``places/reads/profiles.py``) once read every rank and every turn its
+player ever had, on every request: 1.25 s at 5,333 games. Now the change that
+finishes a game (``places/services/change.py``) adds the game to its five players'
+rows (``ProfileTotals``, ``ProfileOpponent``, ``ProfileThink``, ``Player.games`` and
+``Player.points``) in the same transaction, so a profile never counts a game that
+did not commit, nor one twice, and reads the same few rows at any number of games.
+
+The figures are those the records give (the same rules as before, in
+:class:`GameTally`): :func:`recount` computes them again from the records, for the
+migration that filled them and for a place deleted with its games.
+
+The players' totals rows are locked in user order, as the ratings are (after them), so
+two places finishing games with a player in common wait for each other and never
+deadlock; a user's opponent and think-time rows are written only under that lock.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.apps import apps as installed_apps
+from django.db import DEFAULT_DB_ALIAS, connections
+
+from places import rows
+from places.engine.cards import mask_of
+from places.engine.place import points_for
+from places.engine.plays import read_play
+from places.models import PLAYERS_PER_PLACE, Game, Place, Player, Turn
+
+#: What a turn row gives the tally, in this order.
+TURN_FIELDS = ("player_id", "outcome", "reason", "cards", "table", "revolution")
+TIMES = ("opened_at", "settled_at")
+MICROSECOND = timedelta(microseconds=1)
+TOTALS_FIELDS = (
+    "games",
+    "points",
+    "rank_counts",
+    "turns",
+    "plays",
+    "cards_played",
+    "passes",
+    "pass_chances",
+    "timeouts",
+    "misses",
+    "revolutions",
+    "eight_cuts",
+    "answered",
+    "think_us",
+)
+OPPONENT_FIELDS = ("games", "above", "points", "their_points")
+#: Rows an upsert writes at most (its parameters stay well under SQLite's limit).
+ROWS_A_STATEMENT = 300
+
+
+def think_tenths(think: timedelta) -> int:
+    """A think time in tenths of a millisecond, rounded as a profile shows it (to 0.1 ms)."""
+    return round(round(think.total_seconds() * 1000, 1) * 10)
+
+
+@dataclass
+class Tally:
+    """What some finished games add to one user's profile."""
+
+    games: int = 0
+    points: int = 0
+    rank_counts: list[int] = field(default_factory=lambda: [0] * PLAYERS_PER_PLACE)
+    turns: int = 0
+    plays: int = 0
+    cards_played: int = 0
+    passes: int = 0
+    pass_chances: int = 0
+    timeouts: int = 0
+    misses: Counter[str] = field(default_factory=Counter)
+    revolutions: int = 0
+    eight_cuts: int = 0
+    answered: int = 0
+    think_us: int = 0
+    think: Counter[int] = field(default_factory=Counter)  # turns by tenths of a ms
+    #: By opponent user id: games, above, points, their points.
+    opponents: dict[int, list[int]] = field(default_factory=dict)
+    #: By player id (a place of the user's): games, points.
+    places: dict[int, list[int]] = field(default_factory=dict)
+
+    def add_rank(
+        self, player_id: int, rank: int, others: Iterable[tuple[int, int]], n: int
+    ) -> None:
+        """One finished game: the user's rank among ``n`` players, and the others'
+        ``(user_id, rank)``."""
+        mine = points_for(rank, n)
+        self.games += 1
+        self.points += mine
+        self.rank_counts[rank - 1] += 1
+        place = self.places.setdefault(player_id, [0, 0])
+        place[0] += 1
+        place[1] += mine
+        for user_id, their_rank in others:
+            o = self.opponents.setdefault(user_id, [0, 0, 0, 0])
+            o[0] += 1
+            o[1] += rank < their_rank
+            o[2] += mine
+            o[3] += points_for(their_rank, n)
+
+    def add_turn(self, outcome, reason, cards, table, revolution, opened_at, settled_at) -> None:
+        """One settled turn. Think time is over the turns answered (a timeout is the limit,
+        not a thought); a pass counts against the turns with cards on the table, the only
+        ones where passing is legal."""
+        self.turns += 1
+        if table:
+            self.pass_chances += 1
+        if outcome == "timeout":
+            self.timeouts += 1
+            return
+        think = settled_at - opened_at
+        self.answered += 1
+        self.think_us += think // MICROSECOND
+        self.think[think_tenths(think)] += 1
+        if outcome == "pass":
+            self.passes += 1
+        elif outcome == "miss":
+            self.misses[reason] += 1
+        elif outcome == "play":
+            self.plays += 1
+            self.cards_played += len(cards)
+            readings = read_play(mask_of(cards), revolution)
+            self.revolutions += any(p.is_revolution for p in readings)
+            self.eight_cuts += any(p.has_eight for p in readings)
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A player of a finished game: its player row, its user, its rank."""
+
+    player_id: int
+    user_id: int
+    rank: int
+
+
+def tally_game(players: Sequence[Seated], turns: Iterable[tuple], into: dict[int, Tally]) -> None:
+    """Add one finished game (its players and its settled turns, ``TURN_FIELDS`` + ``TIMES``)
+    to the tallies of the users in ``into`` (others are left out)."""
+    n = len(players)
+    user_of = {p.player_id: p.user_id for p in players}
+    for p in players:
+        if p.user_id in into:
+            others = ((q.user_id, q.rank) for q in players if q is not p)
+            into[p.user_id].add_rank(p.player_id, p.rank, others, n)
+    for player_id, *turn in turns:
+        tally = into.get(user_of.get(player_id))
+        if tally is not None:
+            tally.add_turn(*turn)
+
+
+def count_game(game_id: int, players: Sequence[Seated]) -> None:
+    """Add a game that just finished to its players' profiles, inside its change.
+
+    What the change holds (``places.rows.together``) is sent before the game's turns and
+    the totals are read; the writes are then held with the change's own, and go with its
+    COMMIT.
+    """
+    with rows.at_once():
+        turns = list(
+            Turn.objects.filter(game_id=game_id, settled_at__isnull=False).values_list(
+                *TURN_FIELDS, *TIMES
+            )
+        )
+    tallies = {p.user_id: Tally() for p in players}
+    tally_game(players, turns, tallies)
+    _add(tallies, installed_apps)
+
+
+def _add(tallies: dict[int, Tally], apps, fresh: bool = False) -> None:
+    """Add the tallies to the users' rows (made when missing), the totals rows locked first.
+
+    The rows by head to head and by think time are added to in the database, a statement
+    for each kind (the ORM's ``bulk_update`` took 100 ms a game building its CASE
+    expressions); inside a change every write is held and goes with its COMMIT.
+    ``fresh``: the users have no rows (:func:`recount` removed them).
+    """
+    Totals = apps.get_model("places", "ProfileTotals")
+    Opponent = apps.get_model("places", "ProfileOpponent")
+    Think = apps.get_model("places", "ProfileThink")
+    Player = apps.get_model("places", "Player")
+    users = sorted(tallies)
+    empty = {"rank_counts": [0] * PLAYERS_PER_PLACE, "misses": {}}
+    if fresh:
+        held = {u: Totals(user_id=u, **empty) for u in users}
+    else:
+        with rows.at_once():  # the game before's totals, if this change finished it, first
+            held = _locked(Totals, users)
+            if len(held) < len(users):
+                Totals.objects.bulk_create(
+                    [Totals(user_id=u, **empty) for u in users if u not in held],
+                    ignore_conflicts=True,
+                )
+                held = _locked(Totals, users)
+    for u in users:
+        row, t = held[u], tallies[u]
+        for name in TOTALS_FIELDS:
+            if name == "rank_counts":
+                row.rank_counts = [
+                    a + b for a, b in zip(row.rank_counts, t.rank_counts, strict=True)
+                ]
+            elif name == "misses":
+                row.misses = dict(Counter(row.misses) + t.misses)
+            else:
+                setattr(row, name, getattr(row, name) + getattr(t, name))
+    opponents = {(u, o): v for u in users for o, v in tallies[u].opponents.items()}
+    think = {(u, k): [v] for u in users for k, v in tallies[u].think.items()}
+    if fresh:
+        Totals.objects.bulk_create(list(held.values()), batch_size=500)
+    else:
+        for u in users:
+            rows.save(held[u], TOTALS_FIELDS)
+    _add_to_rows(Opponent, "opponent_id", OPPONENT_FIELDS, opponents)
+    _add_to_rows(Think, "tenths", ("turns",), think)
+    q = connections[DEFAULT_DB_ALIAS].ops.quote_name
+    adding = (
+        f"UPDATE {q(Player._meta.db_table)} SET {q('games')} = {q('games')} + %s, "
+        f"{q('points')} = {q('points')} + %s WHERE {q('id')} = %s"
+    )
+    for u in users:
+        for pk, (games, points) in tallies[u].places.items():
+            rows.execute(adding, [games, points, pk])
+
+
+def _locked(Totals, users: list[int]) -> dict:
+    return {
+        r.user_id: r
+        for r in Totals.objects.select_for_update().filter(user_id__in=users).order_by("user_id")
+    }
+
+
+def _add_to_rows(model, key: str, fields: Sequence[str], wanted: dict) -> None:
+    """Add ``wanted`` (``(user_id, key) -> values of fields``) to the rows of ``model``, made
+    when missing: ``INSERT … ON CONFLICT DO UPDATE SET f = f + excluded.f`` (SQLite and
+    PostgreSQL alike), a statement per few hundred rows. The caller holds the users'
+    totals rows."""
+    q = connections[DEFAULT_DB_ALIAS].ops.quote_name
+    table = q(model._meta.db_table)
+    columns = ["user_id", model._meta.get_field(key).column, *fields]
+    one = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    adding = ", ".join(f"{q(f)} = {table}.{q(f)} + excluded.{q(f)}" for f in fields)
+    items = list(wanted.items())
+    for i in range(0, len(items), ROWS_A_STATEMENT):
+        chunk = items[i : i + ROWS_A_STATEMENT]
+        rows.execute(
+            f"INSERT INTO {table} ({', '.join(q(c) for c in columns)}) "
+            f"VALUES {', '.join([one] * len(chunk))} "
+            f"ON CONFLICT ({q(columns[0])}, {q(columns[1])}) DO UPDATE SET {adding}",
+            [x for (user_id, k), values in chunk for x in (user_id, k, *values)],
+        )
+
+
+def recount(user_ids: Iterable[int] | None = None, apps=installed_apps) -> None:
+    """Compute the profiles of these users (of every user: None) afresh from the records of
+    their finished games. ``apps``: a migration's, which filled them first."""
+    Totals = apps.get_model("places", "ProfileTotals")
+    Opponent = apps.get_model("places", "ProfileOpponent")
+    Think = apps.get_model("places", "ProfileThink")
+    Player = apps.get_model("places", "Player")
+    Games = apps.get_model("places", "Game")
+    Rank = apps.get_model("places", "Rank")
+    Turn = apps.get_model("places", "Turn")
+    players = Player.objects.all()
+    if user_ids is not None:
+        users = set(user_ids)
+        players = players.filter(user_id__in=users)
+    else:
+        users = set(Player.objects.values_list("user_id", flat=True).distinct())
+    for model in (Totals, Opponent, Think):
+        kept = model.objects.all()
+        (kept if user_ids is None else kept.filter(user_id__in=users)).delete()
+    players.update(games=0, points=0)
+    tallies = {u: Tally() for u in users}
+    games = Games.objects.filter(
+        place_id__in=players.values("place_id"), status=Game.FINISHED
+    ).order_by("id")
+    for chunk in _chunks(list(games.values_list("id", flat=True)), 500):
+        seated: dict[int, list[Seated]] = {}
+        for game_id, player_id, user_id, rank in Rank.objects.filter(game_id__in=chunk).values_list(
+            "game_id", "player_id", "player__user_id", "rank"
+        ):
+            seated.setdefault(game_id, []).append(Seated(player_id, user_id, rank))
+        turns: dict[int, list[tuple]] = {}
+        for game_id, *turn in Turn.objects.filter(
+            game_id__in=chunk, settled_at__isnull=False
+        ).values_list("game_id", *TURN_FIELDS, *TIMES):
+            turns.setdefault(game_id, []).append(turn)
+        for game_id in chunk:
+            tally_game(seated.get(game_id, []), turns.get(game_id, []), tallies)
+    _add(tallies, apps, fresh=True)
+
+
+def _chunks(items: list, size: int) -> Iterable[list]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
+
+
+# -- a place deleted with its games ----------------------------------------------------------
+
+
+def _note_players(sender, instance, **kwargs) -> None:
+    """Before a place is deleted (the admin's delete, or its tournament's): whose profiles
+    its finished games are in."""
+    counted = Game.objects.filter(place_id=instance.pk, status=Game.FINISHED).exists()
+    instance._profile_users = (
+        list(Player.objects.filter(place_id=instance.pk).values_list("user_id", flat=True))
+        if counted
+        else []
+    )
+
+
+def _recount_players(sender, instance, **kwargs) -> None:
+    """After: those profiles are added up again without its games, in the same transaction."""
+    users = getattr(instance, "_profile_users", [])
+    if users:
+        recount(users)
+
+
+def connect_signals() -> None:
+    """Keep profiles right when a place goes (``PlacesConfig.ready``)."""
+    from django.db.models.signals import post_delete, pre_delete
+
+    pre_delete.connect(_note_players, sender=Place, dispatch_uid="profiles-note-players")
+    post_delete.connect(_recount_players, sender=Place, dispatch_uid="profiles-recount")
