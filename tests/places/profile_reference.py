@@ -17,18 +17,19 @@ from places.reads.ratings import history
 
 
 def profile(name: str) -> Profile | None:
-    """The profile of the user named ``name``, or None when there is no such user."""
+    """The profile of the player named ``name``, or None when there is no such user or it
+    never had a seat (the rule of ``places.reads.profiles``: only players have a profile)."""
     user = get_user_model().objects.filter(username=name).values("id", "username").first()
     if user is None:
+        return None
+    seats = dict(Player.objects.filter(user_id=user["id"]).values_list("id", "place_id"))
+    if not seats:
         return None
     house = HouseBot.objects.filter(user_id=user["id"]).values_list("strategy", flat=True).first()
     found = Profile(name=user["username"], house=house)
     found.rating = Rating.objects.filter(user_id=user["id"]).first()
     if found.rating is not None:
         found.rating_history = history(user["id"])
-    seats = dict(Player.objects.filter(user_id=user["id"]).values_list("id", "place_id"))
-    if not seats:
-        return found
     _read_games(found, user["id"], seats)
     _read_turns(found, list(seats))
     return found
