@@ -6,6 +6,8 @@ is a ``places.errors.Refused``, written as JSON by :func:`json_response`.
 
 from __future__ import annotations
 
+import csv
+from collections.abc import Iterable
 from typing import Any
 
 from django.http import HttpResponse
@@ -14,6 +16,11 @@ from places import errors
 from places.wire.codec import compact
 
 JSON_TYPE = "application/json"
+CSV_TYPE = "text/csv; charset=utf-8"
+
+#: A text cell starting with one of these is read as a formula by spreadsheets (OWASP's
+#: "CSV Injection": = + - @, tab and carriage return).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def json_response(data: Any, status: int = 200) -> HttpResponse:
@@ -22,7 +29,28 @@ def json_response(data: Any, status: int = 200) -> HttpResponse:
 
 def refusal(refused: errors.Refused) -> HttpResponse:
     """A refusal as JSON, with its status and headers."""
-    response = HttpResponse(errors.json_body(refused), status=refused.status, content_type=JSON_TYPE)
+    response = HttpResponse(
+        errors.json_body(refused), status=refused.status, content_type=JSON_TYPE
+    )
     for name, value in refused.headers.items():
         response[name] = value
+    return response
+
+
+def spreadsheet_cell(value: object) -> object:
+    """A cell a spreadsheet reads as written: text that would start a formula gets a leading ``'``.
+
+    Only text is touched (a user name such as ``-1`` or ``@home``); numbers keep their sign.
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def csv_response(filename: str, rows: Iterable[Iterable[object]]) -> HttpResponse:
+    """A CSV download of ``rows``, every text cell made safe to open in a spreadsheet."""
+    response = HttpResponse(content_type=CSV_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response, lineterminator="\n")
+    writer.writerows([spreadsheet_cell(cell) for cell in row] for row in rows)
     return response

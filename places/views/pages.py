@@ -8,7 +8,6 @@ staff endpoints.
 
 from __future__ import annotations
 
-import csv
 import logging
 
 from django.http import HttpRequest, HttpResponse
@@ -26,7 +25,7 @@ from places.presentation.strings import page_strings
 from places.reads import lists, standings
 from places.reads.seats import seats_of
 from places.reads.snapshot import snapshot
-from places.views import json_response, refusal
+from places.views import csv_response, json_response, refusal
 
 logger = logging.getLogger(__name__)
 
@@ -106,11 +105,9 @@ def results(request: HttpRequest, place_id: str) -> HttpResponse:
 @require_safe
 def results_csv(request: HttpRequest, place_id: str) -> HttpResponse:
     place = get_object_or_404(Place, pk=int(place_id))
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="place-{place.id}-results.csv"'
-    writer = csv.writer(response, lineterminator="\n")
-    writer.writerows(results_tables.csv_rows(standings.results(place)))
-    return response
+    return csv_response(
+        f"place-{place.id}-results.csv", results_tables.csv_rows(standings.results(place))
+    )
 
 
 @require_safe

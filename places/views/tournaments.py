@@ -7,8 +7,6 @@ Staff make and start tournaments from the admin or the shell
 
 from __future__ import annotations
 
-import csv
-
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
@@ -17,7 +15,7 @@ from places import errors
 from places.presentation import charts
 from places.reads import ratings
 from places.reads import tournaments as reads
-from places.views import json_response, refusal
+from places.views import csv_response, json_response, refusal
 
 #: The standings CSV's header (one row an entrant, best first).
 CSV_HEADER = [
@@ -72,17 +70,14 @@ def tournament_json(request: HttpRequest, tournament_id: str) -> HttpResponse:
 @require_safe
 def standings_csv(request: HttpRequest, tournament_id: str) -> HttpResponse:
     view = _found(tournament_id)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="tournament-{view.id}-standings.csv"'
-    writer = csv.writer(response, lineterminator="\n")
-    writer.writerow(CSV_HEADER)
+    rows: list[list[object]] = [CSV_HEADER]
     for position, s in enumerate(view.standings, 1):
         d = s.as_dict()
-        writer.writerow(
+        rows.append(
             [position, s.name, s.games, s.points, d["points_per_game"], *d["interval"]]
             + [d["average_rank"], *s.rank_counts]
         )
-    return response
+    return csv_response(f"tournament-{view.id}-standings.csv", rows)
 
 
 @require_safe
