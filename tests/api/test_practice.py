@@ -182,6 +182,14 @@ def test_the_house_users_cannot_log_in(client, alice):
 # -- what it refuses ----------------------------------------------------------------------------
 
 
+def test_a_seed_holding_nul_is_refused_as_such_not_as_too_long(client, alice):
+    response = practise(client, **as_alice(seed="a\x00b"))
+    assert response.status_code == 400
+    error_json("INVALID_PARAMETER", response)
+    assert data(response)["error"]["message"] == "seed: no NUL character (\\x00)"
+    assert nothing_made()
+
+
 @pytest.mark.parametrize(
     ("fields", "code"),
     [
