@@ -16,6 +16,7 @@ from places.models import PLAYERS_PER_PLACE, Place
 from places.presentation.cards import seat_colour
 from places.presentation.strings import replay_strings
 from places.reads.position import finished_games, state_of
+from places.wire.record_schema import schema
 
 
 @require_safe
@@ -31,6 +32,8 @@ def replay(request: HttpRequest, place_id: str, game_no: str) -> HttpResponse:
         "record_url": reverse("game-record", args=[place.id, game]),
         "colours": [seat_colour(s) for s in range(PLAYERS_PER_PLACE)],
         "strings": replay_strings(),
+        # a record file is checked against the format's schema before it is drawn
+        "schema": schema(),
     }
     context = {
         "title": f"{place.title} · game {game} · daihinmin",

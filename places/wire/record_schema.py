@@ -1,5 +1,7 @@
 """The game record's JSON Schema (``docs/record.schema.json``), the documented format,
-and the one validator that reads it: the command that verifies records and the tests."""
+and the one validator that reads it: the command that verifies records and the tests.
+The replay page's script checks a record read from a file against the same schema
+(``static/js/schema.js``), sent in the page's config."""
 
 from __future__ import annotations
 
@@ -13,10 +15,20 @@ SCHEMA_PATH = Path(__file__).resolve().parents[2] / "docs" / "record.schema.json
 
 
 @cache
+def _schema_text() -> str:
+    return SCHEMA_PATH.read_text(encoding="utf-8")
+
+
+def schema() -> dict:
+    """The schema as data (a fresh copy): the replay page checks dropped records against it."""
+    return json.loads(_schema_text())
+
+
+@cache
 def validator() -> Draft202012Validator:
-    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    document = schema()
+    Draft202012Validator.check_schema(document)
+    return Draft202012Validator(document, format_checker=Draft202012Validator.FORMAT_CHECKER)
 
 
 def schema_errors(record: object) -> list[str]:
