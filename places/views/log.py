@@ -14,6 +14,7 @@ from places import errors
 from places.models import Place
 from places.reads.log import MAX_EVENTS, events_after
 from places.views import JSON_TYPE, refusal
+from places.wire.numbers import ascii_integer
 
 
 @require_safe
@@ -26,7 +27,7 @@ def events(request: HttpRequest, place_id: str) -> HttpResponse:
     """
     place_id = int(place_id)
     try:
-        after = max(0, int(request.GET.get("after", "0")))
+        after = max(0, ascii_integer(request.GET.get("after", "0").strip()))
     except ValueError:
         return refusal(errors.Refused(errors.INVALID_PARAMETER, "after must be an integer"))
     if not Place.objects.filter(pk=place_id).exists():
