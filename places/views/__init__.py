@@ -7,10 +7,12 @@ is a ``places.errors.Refused``, written as JSON by :func:`json_response`.
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.http import HttpResponse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_safe
 
 from places import errors
 from places.wire.codec import compact
@@ -21,6 +23,16 @@ CSV_TYPE = "text/csv; charset=utf-8"
 #: A text cell starting with one of these is read as a formula by spreadsheets (OWASP's
 #: "CSV Injection": = + - @, tab and carriage return).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def read_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """GET and HEAD only; any other method gets Django's bare ``405`` (``Allow: GET, HEAD``).
+
+    The CSRF check guards the unsafe methods, and such a view serves none of them: exempt
+    from it, a POST, PUT or DELETE is answered 405 (docs/protocol.md) rather than CSRF's 403.
+    A page's forms keep their protection: they post to views that check the token.
+    """
+    return csrf_exempt(require_safe(view))
 
 
 def json_response(data: Any, status: int = 200) -> HttpResponse:

@@ -8,16 +8,15 @@ restart, reads ``/places/ID/events.json?after=SEQ`` and goes on from there.
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.views.decorators.http import require_safe
 
 from places import errors
 from places.models import Place
 from places.reads.log import MAX_EVENTS, events_after
-from places.views import JSON_TYPE, refusal
+from places.views import JSON_TYPE, read_only, refusal
 from places.wire.numbers import ascii_integer
 
 
-@require_safe
+@read_only
 def events(request: HttpRequest, place_id: str) -> HttpResponse:
     """``{"place":ID,"first_seq":N,"last_seq":M,"events":[…]}``: events after ``after``, in order.
 

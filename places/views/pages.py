@@ -13,7 +13,6 @@ import logging
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import add_never_cache_headers
-from django.views.decorators.http import require_safe
 
 from places import errors
 from places.engine.cards import ALL_IDS
@@ -25,7 +24,7 @@ from places.presentation.strings import page_strings
 from places.reads import lists, standings
 from places.reads.seats import seats_of
 from places.reads.snapshot import snapshot
-from places.views import csv_response, json_response, refusal
+from places.views import csv_response, json_response, read_only, refusal
 
 logger = logging.getLogger(__name__)
 
@@ -35,12 +34,12 @@ def _is_staff(request: HttpRequest) -> bool:
     return bool(user.is_authenticated and user.is_active and user.is_staff)
 
 
-@require_safe
+@read_only
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"title": "daihinmin", "lists": lists.home_lists()})
 
 
-@require_safe
+@read_only
 def live(request: HttpRequest, place_id: str) -> HttpResponse:
     place = get_object_or_404(Place, pk=int(place_id))
     staff = _is_staff(request)
@@ -66,7 +65,7 @@ def live(request: HttpRequest, place_id: str) -> HttpResponse:
     return response
 
 
-@require_safe
+@read_only
 def state(request: HttpRequest, place_id: str) -> HttpResponse:
     """``/places/ID/state.json``: the snapshot the live page starts from (no hands unless staff)."""
     doc = snapshot(int(place_id), staff=_is_staff(request))
@@ -80,7 +79,7 @@ def state(request: HttpRequest, place_id: str) -> HttpResponse:
     return response
 
 
-@require_safe
+@read_only
 def results(request: HttpRequest, place_id: str) -> HttpResponse:
     place = get_object_or_404(Place, pk=int(place_id))
     res = standings.results(place)
@@ -102,7 +101,7 @@ def results(request: HttpRequest, place_id: str) -> HttpResponse:
     return render(request, "places/results.html", context)
 
 
-@require_safe
+@read_only
 def results_csv(request: HttpRequest, place_id: str) -> HttpResponse:
     place = get_object_or_404(Place, pk=int(place_id))
     return csv_response(
@@ -110,7 +109,7 @@ def results_csv(request: HttpRequest, place_id: str) -> HttpResponse:
     )
 
 
-@require_safe
+@read_only
 def cards(request: HttpRequest) -> HttpResponse:
     """Every card face and the back, as the pages draw them."""
     faces = [shown.face(c) for c in ALL_IDS]

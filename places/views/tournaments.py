@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_safe
 
 from places import errors
 from places.presentation import charts
 from places.reads import ratings
 from places.reads import tournaments as reads
-from places.views import csv_response, json_response, refusal
+from places.views import csv_response, json_response, read_only, refusal
 
 #: The standings CSV's header (one row an entrant, best first).
 CSV_HEADER = [
@@ -42,13 +41,13 @@ def _found(tournament_id: str) -> reads.TournamentView:
     return found
 
 
-@require_safe
+@read_only
 def tournament_list(request: HttpRequest) -> HttpResponse:
     context = {"title": "Tournaments · daihinmin", "tournaments": reads.tournaments()}
     return render(request, "places/tournaments.html", context)
 
 
-@require_safe
+@read_only
 def tournament_page(request: HttpRequest, tournament_id: str) -> HttpResponse:
     view = _found(tournament_id)
     context = {
@@ -59,7 +58,7 @@ def tournament_page(request: HttpRequest, tournament_id: str) -> HttpResponse:
     return render(request, "places/tournament.html", context)
 
 
-@require_safe
+@read_only
 def tournament_json(request: HttpRequest, tournament_id: str) -> HttpResponse:
     found = reads.tournament(int(tournament_id))
     if found is None:
@@ -67,7 +66,7 @@ def tournament_json(request: HttpRequest, tournament_id: str) -> HttpResponse:
     return json_response(found.as_dict())
 
 
-@require_safe
+@read_only
 def standings_csv(request: HttpRequest, tournament_id: str) -> HttpResponse:
     view = _found(tournament_id)
     rows: list[list[object]] = [CSV_HEADER]
@@ -80,7 +79,7 @@ def standings_csv(request: HttpRequest, tournament_id: str) -> HttpResponse:
     return csv_response(f"tournament-{view.id}-standings.csv", rows)
 
 
-@require_safe
+@read_only
 def leaderboard(request: HttpRequest) -> HttpResponse:
     return render(
         request,
@@ -89,6 +88,6 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_safe
+@read_only
 def ratings_json(request: HttpRequest) -> HttpResponse:
     return json_response({"ratings": [r.as_dict() for r in ratings.leaderboard()]})
