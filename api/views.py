@@ -45,6 +45,7 @@ from places.reads import documents
 from places.reads.seats import seat_of
 from places.services import accounts, practice
 from places.services.house import STRATEGY_NAMES
+from places.wire.numbers import ascii_decimal, ascii_integer
 
 OPERATIONS_URL = "/operations"
 LOGIN_URL = "/login"
@@ -381,10 +382,10 @@ def _practice_options(request: HttpRequest) -> dict:
     if any(bots):
         options["bots"] = bots
     for key, parameter, kind in (
-        ("game_count", "games", int),
-        ("pace", "pace", float),
-        ("time_limit", "time_limit", float),
-        ("time_bank", "time_bank", float),
+        ("game_count", "games", ascii_integer),
+        ("pace", "pace", ascii_decimal),
+        ("time_limit", "time_limit", ascii_decimal),
+        ("time_bank", "time_bank", ascii_decimal),
     ):
         text = params.field(request, parameter).strip()
         if not text:

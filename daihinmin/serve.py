@@ -2,7 +2,7 @@
 
     python -m daihinmin.serve -b 127.0.0.1 -p 8000 daihinmin.asgi:application
 
-Two things differ from plain ``daphne``:
+Four things differ from plain ``daphne``:
 
 - **uvloop.** Daphne runs Twisted's asyncio reactor on an event loop it makes
   when ``daphne.server`` is imported, so the loop's kind has to be chosen
@@ -14,6 +14,15 @@ Two things differ from plain ``daphne``:
   a request keeps no more of its body than the application would read
   (``daihinmin/bodies.py``), and Twisted's own parsing is off: the application
   reads bodies, and answers for them.
+- **Reason phrases.** Twisted's table of them lacks some codes Django answers
+  (``429``, sent as "429 Unknown Status"); those come from Python's
+  ``http.HTTPStatus`` ("429 Too Many Requests").
+- **Non-ASCII bytes in the URL.** Twisted answers a request line holding raw bytes
+  beyond ASCII (``GET /users/é``, a URL a browser would have percent-encoded) with
+  a bare 400 and no body, before the application sees it (and daphne would next,
+  with its own page). Here such bytes are percent-encoded as a browser does, and
+  Django answers as for the encoded URL (a 404 page, a JSON refusal of a
+  parameter, …).
 
 ``daphne daihinmin.asgi:application`` works too, without these.
 """
@@ -23,6 +32,24 @@ from __future__ import annotations
 import asyncio
 import io
 import os
+import re
+from http import HTTPStatus
+
+#: A byte a URL may not hold raw (RFC 3986: ASCII only), to be percent-encoded.
+_NON_ASCII = re.compile(rb"[\x80-\xff]")
+
+
+def percent_encoded(url: bytes) -> bytes:
+    """``url`` with its non-ASCII bytes percent-encoded (``é`` in UTF-8 → ``%C3%A9``)."""
+    return _NON_ASCII.sub(lambda m: b"%%%02X" % m.group()[0], url)
+
+
+def reason_phrase(code: int) -> bytes | None:
+    """The standard reason phrase of ``code``, or None for a code Python does not know."""
+    try:
+        return HTTPStatus(code).phrase.encode("ascii")
+    except ValueError:
+        return None
 
 
 def use_uvloop() -> bool:
@@ -37,14 +64,42 @@ def use_uvloop() -> bool:
     return True
 
 
+def lenient_request_lines() -> None:
+    """Make Twisted read a request line whose target holds non-ASCII bytes, percent-encoded.
+
+    Twisted's ``_parseRequestLine`` refuses such a line with a bare
+    ``HTTP/1.1 400 Bad Request`` and no body (daphne would refuse it next, with its own
+    page). The function is private to Twisted: it is wrapped only where it is found, and
+    ``tests/e2e/test_http_edges.py`` notices if it is gone.
+    """
+    from twisted.web import http as twisted_http
+
+    parse = getattr(twisted_http, "_parseRequestLine", None)
+    if parse is None or getattr(parse, "lenient", False):
+        return
+
+    def parse_lenient(line: bytes):
+        return parse(percent_encoded(line))  # method and version are ASCII or refused anyway
+
+    parse_lenient.lenient = True
+    twisted_http._parseRequestLine = parse_lenient
+
+
 def bounded_requests() -> None:
-    """Make daphne's HTTP requests keep no more of a body than the application reads."""
+    """Make daphne's HTTP requests keep no more of a body than the application reads, and
+    send standard reason phrases."""
     from daphne import http_protocol
+    from twisted.web import http as twisted_http
 
     from daihinmin import bodies
 
     class BoundedRequest(http_protocol.WebRequest):
         """A body beyond the limit is dropped as it arrives; its length is what the app sees."""
+
+        def setResponseCode(self, code, message=None):
+            if message is None and code not in twisted_http.RESPONSES:  # 429, 422, …
+                message = reason_phrase(code)
+            super().setResponseCode(code, message)
 
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
@@ -73,6 +128,7 @@ def bounded_requests() -> None:
 def main() -> None:
     use_uvloop()
     bounded_requests()
+    lenient_request_lines()
     from daphne.cli import CommandLineInterface  # makes the loop: after the policy
 
     CommandLineInterface.entrypoint()

@@ -82,6 +82,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # first: its header goes on every answer, WhiteNoise's files and refusals too
+    "daihinmin.csp.ContentSecurityPolicy",
     "django.middleware.security.SecurityMiddleware",
     # daphne serves no files: WhiteNoise serves static/ (and the apps' files) with DEBUG off too
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -93,6 +95,17 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+
+# daihinmin/csp.py: scripts from this site only, never inline; styles may be inline (style=""
+# attributes of the pages and the admin); fetches and sockets to this host ('self' covers
+# ws: and wss:); no framing. Redoc makes its search worker from a blob. Empty: no header.
+CONTENT_SECURITY_POLICY = env_str(
+    "CONTENT_SECURITY_POLICY",
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; "
+    "worker-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'",
+)
 
 ROOT_URLCONF = "daihinmin.urls"
 ASGI_APPLICATION = "daihinmin.asgi.application"

@@ -18,6 +18,9 @@ urlpatterns = [
     path("", include("places.urls")),
 ]
 
+# a failed view: SERVER_ERROR as JSON or XML on the routes of data, Django's page elsewhere
+handler500 = "daihinmin.failures.server_error"
+
 # daphne serves no static files itself; with DEBUG on, Django serves them from
 # static/ and the apps (an empty list when DEBUG is off).
 urlpatterns += staticfiles_urlpatterns()

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 PROBE = (
     "from daihinmin.serve import use_uvloop; print(use_uvloop()); "
@@ -34,3 +36,34 @@ def test_daphne_runs_on_uvloop():
 
 def test_uvloop_0_leaves_daphne_on_asyncio_s_own_loop():
     assert loop_of_daphne(UVLOOP="0") == ["False", "asyncio.unix_events"]
+
+
+def test_non_ascii_bytes_of_a_url_are_percent_encoded_as_a_browser_does():
+    from daihinmin.serve import percent_encoded
+
+    assert percent_encoded("/users/été?x=１".encode()) == b"/users/%C3%A9t%C3%A9?x=%EF%BC%91"
+    assert percent_encoded(b"/a%20b/\xff") == b"/a%20b/%FF"  # what was encoded stays
+
+
+def test_twisted_reads_a_request_line_holding_non_ascii_bytes_once_told(monkeypatch):
+    from twisted.web import http
+
+    from daihinmin.serve import lenient_request_lines
+
+    monkeypatch.setattr(http, "_parseRequestLine", http._parseRequestLine)  # put back after
+    line = "GET /users/é HTTP/1.1".encode()
+    with pytest.raises(ValueError):
+        http._parseRequestLine(line)  # Twisted's own answer: a bare 400
+    lenient_request_lines()
+    lenient_request_lines()  # twice: wrapped once
+    assert http._parseRequestLine(line) == (b"GET", b"/users/%C3%A9", b"HTTP/1.1")
+
+
+def test_codes_twisted_has_no_phrase_for_get_python_s():
+    from daihinmin.serve import reason_phrase
+
+    assert reason_phrase(429) == b"Too Many Requests"
+    assert reason_phrase(422) == b"Unprocessable Content" or reason_phrase(422) == (
+        b"Unprocessable Entity"
+    )
+    assert reason_phrase(599) is None

@@ -34,7 +34,7 @@ from places import errors
 from places.models import ENDED, PLAYERS_PER_PLACE, Place, Player
 from places.services.house import check_strategy, house_users
 from places.services.lifecycle import start_place
-from places.services.setup import SEED_MAX_LENGTH, create_place
+from places.services.setup import create_place, seed_problems
 
 TITLE = "Practice"
 HOUSE_SEATS = PLAYERS_PER_PLACE - 1
@@ -92,8 +92,7 @@ def check_practice(
         problems.append(f"time_limit: {shortest:g} to {MAX_TIME_LIMIT:g} seconds")
     if not (math.isfinite(time_bank) and 0 <= time_bank <= MAX_TIME_BANK):
         problems.append(f"time_bank: 0 to {MAX_TIME_BANK:g} seconds")
-    if len(seed) > SEED_MAX_LENGTH or "\x00" in seed:
-        problems.append(f"seed: at most {SEED_MAX_LENGTH} characters")
+    problems.extend(f"seed: {rule}" for rule in seed_problems(seed))
     if rated and seed:
         problems.append("rated: a practice with a chosen seed is unrated; leave out the seed")
     if problems:

@@ -39,9 +39,22 @@ def _setting_problems(
         problems.append(f"the title must have 1 to {TITLE_MAX_LENGTH} characters")
     if not 1 <= game_count <= MAX_GAMES:
         problems.append(f"a place plays at least one game and at most {MAX_GAMES}")
-    if len(seed) > SEED_MAX_LENGTH:
-        problems.append(f"the seed has at most {SEED_MAX_LENGTH} characters")
+    problems.extend(f"the seed has {rule}" for rule in seed_problems(seed))
     return problems + timing_problems(pace, time_limit, time_bank)
+
+
+def seed_problems(seed: str, max_length: int = SEED_MAX_LENGTH) -> list[str]:
+    """The rules a seed breaks, each said on its own ("at most 64 characters").
+
+    A NUL is refused apart from the length: PostgreSQL's text cannot hold it, and a
+    short seed holding one is not too long.
+    """
+    problems = []
+    if len(seed) > max_length:
+        problems.append(f"at most {max_length} characters")
+    if "\x00" in seed:
+        problems.append("no NUL character (\\x00)")
+    return problems
 
 
 def timing_problems(pace: float | None, time_limit: float, time_bank: float) -> list[str]:

@@ -35,7 +35,7 @@ from places import errors
 from places.engine import schedule
 from places.models import TITLE_MAX_LENGTH, Place, Player, Tournament
 from places.services.lifecycle import schedule_start
-from places.services.setup import create_place, timing_problems
+from places.services.setup import create_place, seed_problems, timing_problems
 
 TOURNAMENT_TITLE_MAX_LENGTH = 60
 MIN_ENTRANTS = schedule.PLAYERS
@@ -75,8 +75,7 @@ def _problems(
         problems.append("a tournament's pace is a number of seconds, not manual")
     else:
         problems.extend(timing_problems(pace, time_limit, time_bank))
-    if len(seed) > SEED_MAX_LENGTH or "\x00" in seed:
-        problems.append(f"the seed has at most {SEED_MAX_LENGTH} characters")
+    problems.extend(f"the seed has {rule}" for rule in seed_problems(seed, SEED_MAX_LENGTH))
     if not 1 <= max_running <= MAX_RUNNING:
         problems.append(f"1 to {MAX_RUNNING} places run at once")
     return problems

@@ -16,17 +16,16 @@ from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_safe
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from places import errors, metrics
-from places.views import refusal
+from places.views import read_only, refusal
 
 logger = logging.getLogger(__name__)
 
 
 @never_cache
-@require_safe
+@read_only
 def livez(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok"})
 
@@ -50,7 +49,7 @@ def _redis() -> str:
 
 
 @never_cache
-@require_safe
+@read_only
 def healthz(request: HttpRequest) -> JsonResponse:
     """Readiness: 200 when everything the process needs answers, else 503 naming what not."""
     checks = {"database": _database}
@@ -77,7 +76,7 @@ def _may_scrape(request: HttpRequest) -> bool:
 
 
 @never_cache
-@require_safe
+@read_only
 def metrics_view(request: HttpRequest) -> HttpResponse:
     if not _may_scrape(request):
         return refusal(

@@ -11,16 +11,16 @@ staff, since its plays show the hands to come (``places.reads.disclosure``).
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.views.decorators.http import require_safe
 
 from places import errors
 from places.models import Place
 from places.reads.disclosure import disclosure
 from places.reads.log import MAX_EVENTS, events_after
-from places.views import JSON_TYPE, is_staff, refusal
+from places.views import JSON_TYPE, is_staff, read_only, refusal
+from places.wire.numbers import ascii_integer
 
 
-@require_safe
+@read_only
 def events(request: HttpRequest, place_id: str) -> HttpResponse:
     """``{"place":ID,"first_seq":N,"last_seq":M,"events":[…]}``: events after ``after``, in order.
 
@@ -30,7 +30,7 @@ def events(request: HttpRequest, place_id: str) -> HttpResponse:
     """
     place_id = int(place_id)
     try:
-        after = max(0, int(request.GET.get("after", "0")))
+        after = max(0, ascii_integer(request.GET.get("after", "0").strip()))
     except ValueError:
         return refusal(errors.Refused(errors.INVALID_PARAMETER, "after must be an integer"))
     place = Place.objects.filter(pk=place_id).first()

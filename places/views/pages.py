@@ -8,13 +8,11 @@ staff endpoints.
 
 from __future__ import annotations
 
-import csv
 import logging
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import add_never_cache_headers
-from django.views.decorators.http import require_safe
 
 from places import errors
 from places.engine.cards import ALL_IDS
@@ -27,12 +25,12 @@ from places.reads import lists, standings
 from places.reads.disclosure import disclosure
 from places.reads.seats import seats_of
 from places.reads.snapshot import snapshot
-from places.views import is_staff, json_response, refusal
+from places.views import csv_response, is_staff, json_response, read_only, refusal
 
 logger = logging.getLogger(__name__)
 
 
-@require_safe
+@read_only
 def home(request: HttpRequest) -> HttpResponse:
     found = lists.home_lists({state: request.GET.get(state, "") for state in lists.STATES})
     for place_list in found.places.values():
@@ -51,7 +49,7 @@ def _with_page(request: HttpRequest, state: str, number: int) -> str:
     return f"?{query.urlencode()}#{state}"
 
 
-@require_safe
+@read_only
 def live(request: HttpRequest, place_id: str) -> HttpResponse:
     place = get_object_or_404(Place, pk=int(place_id))
     staff = is_staff(request)
@@ -78,7 +76,7 @@ def live(request: HttpRequest, place_id: str) -> HttpResponse:
     return response
 
 
-@require_safe
+@read_only
 def state(request: HttpRequest, place_id: str) -> HttpResponse:
     """``/places/ID/state.json``: the snapshot the live page starts from (no hands unless staff)."""
     doc = snapshot(int(place_id), staff=is_staff(request))
@@ -92,7 +90,7 @@ def state(request: HttpRequest, place_id: str) -> HttpResponse:
     return response
 
 
-@require_safe
+@read_only
 def results(request: HttpRequest, place_id: str) -> HttpResponse:
     place = get_object_or_404(Place, pk=int(place_id))
     res = standings.results(place)
@@ -116,17 +114,15 @@ def results(request: HttpRequest, place_id: str) -> HttpResponse:
     return render(request, "places/results.html", context)
 
 
-@require_safe
+@read_only
 def results_csv(request: HttpRequest, place_id: str) -> HttpResponse:
     place = get_object_or_404(Place, pk=int(place_id))
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="place-{place.id}-results.csv"'
-    writer = csv.writer(response, lineterminator="\n")
-    writer.writerows(results_tables.csv_rows(standings.results(place)))
-    return response
+    return csv_response(
+        f"place-{place.id}-results.csv", results_tables.csv_rows(standings.results(place))
+    )
 
 
-@require_safe
+@read_only
 def cards(request: HttpRequest) -> HttpResponse:
     """Every card face and the back, as the pages draw them."""
     faces = [shown.face(c) for c in ALL_IDS]

@@ -7,16 +7,15 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_safe
 
 from places import errors
 from places.presentation.charts import rating_chart
 from places.presentation.profiles import profile_rows
 from places.reads.profiles import profile
-from places.views import json_response, refusal
+from places.views import json_response, read_only, refusal
 
 
-@require_safe
+@read_only
 def profile_page(request: HttpRequest, name: str) -> HttpResponse:
     found = profile(name)
     if found is None:
@@ -30,7 +29,7 @@ def profile_page(request: HttpRequest, name: str) -> HttpResponse:
     return render(request, "places/profile.html", context)
 
 
-@require_safe
+@read_only
 def profile_json(request: HttpRequest, name: str) -> HttpResponse:
     found = profile(name)
     if found is None:

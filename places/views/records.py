@@ -12,18 +12,17 @@ from collections.abc import AsyncIterator, Iterator
 
 from asgiref.sync import sync_to_async
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
-from django.views.decorators.http import require_safe
 
 from places import errors
 from places.reads.records import place_head, record_chunks, record_of
-from places.views import is_staff, json_response, refusal
+from places.views import is_staff, json_response, read_only, refusal
 from places.wire.codec import compact
 
 #: JSON Lines as most tools name it (``application/jsonl`` is not registered either).
 JSONL_TYPE = "application/x-ndjson"
 
 
-@require_safe
+@read_only
 def record(request: HttpRequest, place_id: str, game_no: str) -> HttpResponse:
     """``/places/ID/games/N/record.json``: the record of finished game N."""
     no = int(game_no)
@@ -42,7 +41,7 @@ def record(request: HttpRequest, place_id: str, game_no: str) -> HttpResponse:
     return json_response(doc)
 
 
-@require_safe
+@read_only
 def records(request: HttpRequest, place_id: str) -> HttpResponse:
     """``/places/ID/records.jsonl``: one record per finished game the reader may read, a line
     each, streamed (the held-back games are left out)."""

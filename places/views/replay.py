@@ -10,16 +10,16 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.views.decorators.http import require_safe
 
 from places.models import PLAYERS_PER_PLACE, Place
 from places.presentation.cards import seat_colour
 from places.presentation.strings import replay_strings
 from places.reads.disclosure import disclosure
-from places.views import is_staff
+from places.views import is_staff, read_only
+from places.wire.record_schema import schema
 
 
-@require_safe
+@read_only
 def replay(request: HttpRequest, place_id: str, game_no: str) -> HttpResponse:
     place = get_object_or_404(Place, pk=int(place_id))
     game = int(game_no)
@@ -33,6 +33,8 @@ def replay(request: HttpRequest, place_id: str, game_no: str) -> HttpResponse:
         "record_url": reverse("game-record", args=[place.id, game]),
         "colours": [seat_colour(s) for s in range(PLAYERS_PER_PLACE)],
         "strings": replay_strings(),
+        # a record file is checked against the format's schema before it is drawn
+        "schema": schema(),
     }
     context = {
         "title": f"{place.title} · game {game} · daihinmin",

@@ -7,17 +7,14 @@ Staff make and start tournaments from the admin or the shell
 
 from __future__ import annotations
 
-import csv
-
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_safe
 
 from places import errors
 from places.presentation import charts
 from places.reads import ratings
 from places.reads import tournaments as reads
-from places.views import json_response, refusal
+from places.views import csv_response, json_response, read_only, refusal
 
 #: The standings CSV's header (one row an entrant, best first).
 CSV_HEADER = [
@@ -44,14 +41,14 @@ def _found(tournament_id: str) -> reads.TournamentView:
     return found
 
 
-@require_safe
+@read_only
 def tournament_list(request: HttpRequest) -> HttpResponse:
     page = reads.tournaments(request.GET.get("page"))
     context = {"title": "Tournaments · daihinmin", "page": page, "tournaments": page.object_list}
     return render(request, "places/tournaments.html", context)
 
 
-@require_safe
+@read_only
 def tournament_page(request: HttpRequest, tournament_id: str) -> HttpResponse:
     view = _found(tournament_id)
     context = {
@@ -62,7 +59,7 @@ def tournament_page(request: HttpRequest, tournament_id: str) -> HttpResponse:
     return render(request, "places/tournament.html", context)
 
 
-@require_safe
+@read_only
 def tournament_json(request: HttpRequest, tournament_id: str) -> HttpResponse:
     found = reads.tournament(int(tournament_id))
     if found is None:
@@ -70,23 +67,20 @@ def tournament_json(request: HttpRequest, tournament_id: str) -> HttpResponse:
     return json_response(found.as_dict())
 
 
-@require_safe
+@read_only
 def standings_csv(request: HttpRequest, tournament_id: str) -> HttpResponse:
     view = _found(tournament_id)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="tournament-{view.id}-standings.csv"'
-    writer = csv.writer(response, lineterminator="\n")
-    writer.writerow(CSV_HEADER)
+    rows: list[list[object]] = [CSV_HEADER]
     for position, s in enumerate(view.standings, 1):
         d = s.as_dict()
-        writer.writerow(
+        rows.append(
             [position, s.name, s.games, s.points, d["points_per_game"], *d["interval"]]
             + [d["average_rank"], *s.rank_counts]
         )
-    return response
+    return csv_response(f"tournament-{view.id}-standings.csv", rows)
 
 
-@require_safe
+@read_only
 def leaderboard(request: HttpRequest) -> HttpResponse:
     return render(
         request,
@@ -95,6 +89,6 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_safe
+@read_only
 def ratings_json(request: HttpRequest) -> HttpResponse:
     return json_response({"ratings": [r.as_dict() for r in ratings.leaderboard()]})

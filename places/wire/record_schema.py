@@ -1,6 +1,8 @@
 """The game record's JSON Schemas (``docs/record.schema.json`` for format version 1,
 ``docs/record-v2.schema.json`` for version 2, the uecda rules), the documented formats,
-and the one validator that reads them: the command that verifies records and the tests."""
+and the one validator that reads them: the command that verifies records and the tests.
+The replay page's script checks a record read from a file against the same schema
+(``static/js/schema.js``), sent in the page's config."""
 
 from __future__ import annotations
 
@@ -14,12 +16,18 @@ SCHEMA_PATH = Path(__file__).resolve().parents[2] / "docs" / "record.schema.json
 SCHEMA_V2_PATH = SCHEMA_PATH.with_name("record-v2.schema.json")
 
 
+def schema(version: int = 1) -> dict:
+    """The schema of a format version as data (a fresh copy): the replay page checks
+    dropped records against it."""
+    path = SCHEMA_V2_PATH if version == 2 else SCHEMA_PATH
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
 @cache
 def validator(version: int = 1) -> Draft202012Validator:
-    path = SCHEMA_V2_PATH if version == 2 else SCHEMA_PATH
-    schema = json.loads(path.read_text(encoding="utf-8"))
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    document = schema(version)
+    Draft202012Validator.check_schema(document)
+    return Draft202012Validator(document, format_checker=Draft202012Validator.FORMAT_CHECKER)
 
 
 def record_version(record: object) -> int:

@@ -87,5 +87,20 @@ const Cards = (() => {
     }).join(" ");
   }
 
-  return { info, idOf, parse, isRevolution, hasEight, face, back, text };
+  // The same as nodes, for pages that build their text with textContent. The markup is made
+  // from card ids alone (integers, checked here), never from text a page was given.
+  const parsed = document.createElement("template");
+  function nodes(markup) {
+    parsed.innerHTML = markup;
+    return [...parsed.content.childNodes];
+  }
+  const checked = (ids) => {
+    ids.forEach((id) => { if (!Number.isInteger(id) || id < 1 || id > 54) throw new RangeError(`no card ${id}`); });
+    return ids;
+  };
+  const faceNode = (id, extra) => nodes(face(checked([id])[0], /^[\w-]*$/.test(extra || "") ? extra : ""))[0];
+  const backNode = () => nodes(back())[0];
+  const textNodes = (ids) => nodes(text(checked(ids)));
+
+  return { info, idOf, parse, isRevolution, hasEight, face, back, text, faceNode, backNode, textNodes };
 })();

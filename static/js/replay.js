@@ -13,9 +13,28 @@
   const $ = (id) => document.getElementById(id);
   const root = $("replay");
 
-  const fmt = (s, args) => s.replace(/%\((\w+)\)s/g, (_, k) => (k in args ? args[k] : ""));
-  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-  const VERDICTS = ["play", "pass", "miss", "timeout"];
+  const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+  // A translated string with its %(key)s filled in, as text.
+  const fmt = (s, args) => s.replace(/%\((\w+)\)s/g, (_, k) => (own(args, k) ? String(args[k]) : ""));
+  // The same, its pieces kept as they are: strings, or nodes put where their key stands.
+  const fmtNodes = (s, args) => s.split(/(%\(\w+\)s)/).map((piece) => {
+    const key = /^%\((\w+)\)s$/.exec(piece);
+    return key ? (own(args, key[1]) ? args[key[1]] : "") : piece;
+  });
+
+  // An element: attributes set one by one, children appended (strings as text, never as markup).
+  // Nothing a record holds is ever parsed as HTML on this page.
+  function h(tag, attrs, ...children) {
+    const el = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "class") el.className = value;
+      else if (key === "background") el.style.background = value; // CSSOM: allowed by the page's CSP
+      else el.setAttribute(key, String(value));
+    }
+    el.append(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== ""));
+    return el;
+  }
 
   const S = {
     records: [], // what was read: one record, or a place's (a .jsonl file)
@@ -27,6 +46,10 @@
   };
 
   // -- reading records -------------------------------------------------------------------
+
+  // The record format's schema (docs/record.schema.json, sent in the page's config): a record
+  // is checked against it whole before anything of it is drawn.
+  const RECORD_SCHEMA = Schema.compile(cfg.schema);
 
   // A record's text (JSON), or a place's records (JSON Lines): the records, or an Error.
   function readRecords(text) {
@@ -41,31 +64,16 @@
       });
     }
     if (!docs.length) throw new Error("no record");
-    docs.forEach(check);
+    docs.forEach((doc, i) => {
+      try { check(doc); } catch (err) { throw docs.length > 1 ? new Error(`line ${i + 1}: ${err.message}`) : err; }
+    });
     return docs;
   }
 
-  const isCards = (list) => Array.isArray(list) && list.every((w) => Cards.parse(w) !== null);
-
-  // What this page relies on; the full format is docs/record.schema.json.
+  // A record of format version 1, as the schema says; else an Error naming the first problems.
   function check(r) {
-    const fail = (what) => { throw new Error(what); };
-    if (!r || typeof r !== "object") fail("not an object");
-    if (r.format !== "daihinmin-record") fail(`format ${JSON.stringify(r.format)}`);
-    if (r.version !== 1) fail(`version ${JSON.stringify(r.version)}`);
-    const n = Array.isArray(r.players) ? r.players.length : 0;
-    if (n < 2 || !r.players.every((p) => p && typeof p.name === "string")) fail("players");
-    ["dealt", "hands", "ranks"].forEach((key) => {
-      if (!Array.isArray(r[key]) || r[key].length !== n) fail(key);
-    });
-    r.hands.forEach((h, s) => { if (!isCards(h)) fail(`hands[${s}]`); });
-    if (!Array.isArray(r.exchange) || !r.exchange.every((e) => e && isCards(e.cards) && e.from in r.players && e.to in r.players)) fail("exchange");
-    if (!Array.isArray(r.actions)) fail("actions");
-    r.actions.forEach((a, i) => {
-      const ok = a && Number.isInteger(a.turn) && Number.isInteger(a.seat) && a.seat >= 0 && a.seat < n
-        && Array.isArray(a.cards) && VERDICTS.includes(a.verdict) && (a.verdict !== "play" || isCards(a.cards));
-      if (!ok) fail(`actions[${i}]`);
-    });
+    const problems = Schema.errors(RECORD_SCHEMA, r);
+    if (problems.length) throw new Error(problems.slice(0, 3).join("; ") + (problems.length > 3 ? " …" : ""));
   }
 
   // -- working out each position ------------------------------------------------------------
@@ -216,18 +224,22 @@
 
   const colour = (seat) => cfg.colours[seat % cfg.colours.length];
   const nameOf = (seat) => S.rec.players[seat].name;
-  const swatch = (seat) => `<span class="swatch" style="background:${colour(seat)}"></span>`;
+  const swatch = (seat) => h("span", { class: "swatch", background: colour(seat) });
   const orderName = (order) => (order === "Revolution" ? T.revolution_order : T.normal);
-  const rankName = (r) => `${r} ${T.ranks[r] || ""}`;
+  const rankWord = (r) => (own(T.ranks, r) ? T.ranks[r] : "");
+  const rankName = (r) => `${r} ${rankWord(r)}`;
   const countText = (n) => (n === 0 ? T.no_cards : n === 1 ? T.one_card : fmt(T.cards, { n }));
   const written = (ids) => ids.map((id) => Cards.info(id).written).join(" ");
+  const spaced = (nodes) => nodes.flatMap((n, i) => (i ? [" ", n] : [n]));
+  const rankPill = (r, title) => h("span", { class: `rank-pill rank-${r}`, title }, String(r));
+  const badge = (cls, text) => h("span", { class: `badge ${cls}` }, text);
 
   // Cards as a player wrote them: coloured where they read as cards, else as sent.
-  function writtenText(list) {
-    return list.map((w) => {
+  function writtenCards(list) {
+    return spaced(list.map((w) => {
       const id = Cards.parse(w);
-      return id === null ? `<code>${esc(JSON.stringify(w))}</code>` : Cards.text([id]);
-    }).join(" ");
+      return id === null ? h("code", null, JSON.stringify(w)) : Cards.textNodes([id]);
+    }));
   }
 
   function showError(text) {
@@ -239,7 +251,7 @@
   function drawHead() {
     const rec = S.rec;
     if (S.source !== "server") { // a file's game: its own title, none of the server's links
-      $("replay-title").textContent = fmt(T.game_in, { title: rec.place ? rec.place.title : "?", place: rec.place ? rec.place.id : "?", no: rec.game });
+      $("replay-title").textContent = fmt(T.game_in, { title: rec.place.title, place: rec.place.id, no: rec.game });
       $("source").textContent = fmt(T.from_file, { name: S.source });
       $("server-links").hidden = true;
     }
@@ -254,43 +266,48 @@
   }
 
   function drawSeats(f) {
-    $("seats").innerHTML = S.rec.players.map((p, s) => {
+    $("seats").replaceChildren(...S.rec.players.map((p, s) => {
       const classes = ["seat"];
       const pills = [];
       if (f.next === s) {
         classes.push("turn");
-        pills.push(`<span class="badge pill-turn">${esc(T.turn)}</span>`);
+        pills.push(badge("pill-turn", T.turn));
       }
-      if (f.ranks[s]) {
+      const rank = f.ranks[s];
+      if (rank) {
         classes.push("out");
-        pills.push(`<span class="rank-pill rank-${f.ranks[s]}" title="${esc(rankName(f.ranks[s]))}">${f.ranks[s]}</span> <span>${esc(T.ranks[f.ranks[s]] || "")}</span>`);
+        pills.push(rankPill(rank, rankName(rank)), h("span", null, rankWord(rank)));
       }
       const last = f.last[s];
-      if (last && last.kind === "miss") pills.push(`<span class="badge pill-miss">${esc(T.missed)}</span>`);
+      if (last && last.kind === "miss") pills.push(badge("pill-miss", T.missed));
       if (f.passed.includes(s)) {
         classes.push("passed");
-        pills.push(`<span class="badge pill-pass">${esc(T.passed)}</span>`);
+        pills.push(badge("pill-pass", T.passed));
       }
       const cards = f.hands[s].length;
-      return `<div class="${classes.join(" ")}" data-seat="${s}" data-name="${esc(p.name)}" data-cards="${cards}" data-rank="${f.ranks[s] || ""}">
-        <div class="seat-top"><span class="seat-colour" style="background:${colour(s)}"></span>${S.source === "server" ? `<a class="seat-name player-link" title="${esc(p.name)}" href="/users/${encodeURIComponent(p.name)}">${esc(p.name)}</a>` : `<span class="seat-name" title="${esc(p.name)}">${esc(p.name)}</span>`}</div>
-        <span class="seat-points">${f.ranks[s] && S.rec.points ? esc(fmt(T.points_short, { n: S.rec.points[s] })) : ""}</span>
-        <div class="seat-count">${esc(countText(cards))}</div>
-        <div class="seat-status">${pills.join(" ")}</div>
-        <div class="seat-last">${last && last.kind === "play" ? Cards.text(last.cards) : ""}</div>
-      </div>`;
-    }).join("");
+      const name = S.source === "server"
+        ? h("a", { class: "seat-name player-link", title: p.name, href: `/users/${encodeURIComponent(p.name)}` }, p.name)
+        : h("span", { class: "seat-name", title: p.name }, p.name);
+      const seat = h("div", { class: classes.join(" ") },
+        h("div", { class: "seat-top" }, h("span", { class: "seat-colour", background: colour(s) }), name),
+        h("span", { class: "seat-points" }, rank ? fmt(T.points_short, { n: S.rec.points[s] }) : ""),
+        h("div", { class: "seat-count" }, countText(cards)),
+        h("div", { class: "seat-status" }, spaced(pills)),
+        h("div", { class: "seat-last" }, last && last.kind === "play" ? Cards.textNodes(last.cards) : ""));
+      Object.assign(seat.dataset, { seat: s, name: p.name, cards, rank: rank || "" });
+      return seat;
+    }));
   }
 
   function actionLine(a, f) {
-    const name = `<b>${esc(nameOf(a.seat))}</b>`;
+    const name = h("b", null, nameOf(a.seat));
     let line;
-    if (a.verdict === "play") line = fmt(esc(T.played), { name, cards: writtenText(a.cards) });
-    else if (a.verdict === "pass") line = fmt(esc(T.passes), { name });
-    else if (a.verdict === "miss") line = fmt(esc(T.missed_reason), { name, reason: esc(a.reason || "") });
-    else line = fmt(esc(T.timed_out), { name });
-    line += ` <span class="muted-felt">· ${esc(fmt(T.ms, { ms: a.ms }))}</span>`;
-    if (f.ranks[a.seat] && (f.flags.finished || f.flags.missed)) line += ` · ${esc(rankName(f.ranks[a.seat]))}`;
+    if (a.verdict === "play") line = fmtNodes(T.played, { name, cards: writtenCards(a.cards) });
+    else if (a.verdict === "pass") line = fmtNodes(T.passes, { name });
+    else if (a.verdict === "miss") line = fmtNodes(T.missed_reason, { name, reason: a.reason || "" });
+    else line = fmtNodes(T.timed_out, { name });
+    line.push(" ", h("span", { class: "muted-felt" }, `· ${fmt(T.ms, { ms: a.ms })}`));
+    if (f.ranks[a.seat] && (f.flags.finished || f.flags.missed)) line.push(` · ${rankName(f.ranks[a.seat])}`);
     return line;
   }
 
@@ -303,15 +320,15 @@
     const cards = $("table-cards");
     cards.className = "table-cards" + (f.cleared ? " cleared" : "");
     cards.dataset.cards = written(f.table);
-    cards.innerHTML = f.table.length
-      ? f.table.map((id) => Cards.face(id)).join("")
-      : `<span class="table-empty">${esc(T.empty_table)}</span>`;
-    $("table-owner").innerHTML = f.table.length && f.owner !== null ? `<b>${esc(nameOf(f.owner))}</b>` : "";
+    cards.replaceChildren(...(f.table.length
+      ? f.table.map((id) => Cards.faceNode(id))
+      : [h("span", { class: "table-empty" }, T.empty_table)]));
+    $("table-owner").replaceChildren(...(f.table.length && f.owner !== null ? [h("b", null, nameOf(f.owner))] : []));
 
-    let line = f.action === null ? esc(T.deal) : actionLine(S.rec.actions[f.action], f);
-    if (f.next !== null) line += ` · <strong>${esc(fmt(f.action === null || f.cleared ? T.leads : T.next, { name: nameOf(f.next) }))}</strong>`;
-    else if (f.action !== null) line += ` · <strong>${esc(fmt(T.game_over, { no: S.rec.game }))}</strong>`;
-    $("turn-line").innerHTML = line;
+    const line = f.action === null ? [T.deal] : actionLine(S.rec.actions[f.action], f);
+    if (f.next !== null) line.push(" · ", h("strong", null, fmt(f.action === null || f.cleared ? T.leads : T.next, { name: nameOf(f.next) })));
+    else if (f.action !== null) line.push(" · ", h("strong", null, fmt(T.game_over, { no: S.rec.game })));
+    $("turn-line").replaceChildren(...line.flat(Infinity));
 
     const flags = f.flags;
     let notice = "";
@@ -334,43 +351,47 @@
         received.set(e.to, got);
       });
     }
-    $("hands").innerHTML = S.rec.players.map((p, s) => {
+    $("hands").replaceChildren(...S.rec.players.map((p, s) => {
       const hand = f.hands[s];
       const open = S.seat === null || S.seat === s;
       let cards;
       if (open) {
         const got = (received.get(s) || []).slice();
-        cards = `<div class="cards-row overlap">${hand.map((id) => {
+        cards = h("div", { class: "cards-row overlap" }, hand.map((id) => {
           const i = got.indexOf(id >= 53 ? 53 : id);
           if (i >= 0) got.splice(i, 1);
-          return Cards.face(id, i >= 0 ? "card-received" : "");
-        }).join("")}</div>`;
+          return Cards.faceNode(id, i >= 0 ? "card-received" : "");
+        }));
       } else {
-        cards = `<div class="backs" aria-label="${esc(countText(hand.length))}">${hand.map(() => Cards.back()).join("")}</div>`;
+        cards = h("div", { class: "backs", "aria-label": countText(hand.length) }, hand.map(() => Cards.backNode()));
       }
-      const rank = f.ranks[s] ? ` <span class="rank-pill rank-${f.ranks[s]}">${f.ranks[s]}</span>` : "";
-      return `<div class="hand-row${f.next === s ? " turn" : ""}${open ? "" : " hidden-hand"}" data-seat="${s}" data-count="${hand.length}" data-cards="${open ? written(hand) : ""}">
-        <span class="hand-name">${swatch(s)}${esc(p.name)} (${hand.length})${rank}</span>${cards}</div>`;
-    }).join("");
+      const rank = f.ranks[s] ? [" ", rankPill(f.ranks[s])] : [];
+      const row = h("div", { class: `hand-row${f.next === s ? " turn" : ""}${open ? "" : " hidden-hand"}` },
+        h("span", { class: "hand-name" }, swatch(s), `${p.name} (${hand.length})`, rank), cards);
+      Object.assign(row.dataset, { seat: s, count: hand.length, cards: open ? written(hand) : "" });
+      return row;
+    }));
     $("hands-note").hidden = !received.size || (S.seat !== null && !received.has(S.seat));
   }
 
   // The move list is drawn once per record; a position only moves its highlight.
   function buildMoves() {
     const rec = S.rec;
-    const rows = [`<tr data-at="0"><td class="num">0</td><td colspan="4">${esc(T.deal)}</td></tr>`];
+    const rows = [h("tr", { "data-at": 0 }, h("td", { class: "num" }, "0"), h("td", { colspan: 4 }, T.deal))];
     rec.actions.forEach((a, i) => {
       let result;
-      if (a.verdict === "play") result = "";
-      else if (a.verdict === "pass") result = `<span class="badge pill-pass">${esc(T.passed)}</span>`;
-      else if (a.verdict === "miss") result = `<span class="badge pill-miss">${esc(T.missed)}</span> <span class="reason">${esc(a.reason || "")}</span>`;
-      else result = `<span class="badge pill-miss">${esc(T.timeout)}</span>`;
-      rows.push(`<tr data-at="${i + 1}" data-turn="${a.turn}" class="verdict-${a.verdict}${a.reset ? " reset" : ""}">`
-        + `<td class="num"><button type="button" class="move-go">${a.turn}</button></td>`
-        + `<td class="who">${swatch(a.seat)}${esc(nameOf(a.seat))}</td>`
-        + `<td>${writtenText(a.cards)}</td><td>${result}</td><td class="num">${esc(a.ms)}</td></tr>`);
+      if (a.verdict === "play") result = [];
+      else if (a.verdict === "pass") result = [badge("pill-pass", T.passed)];
+      else if (a.verdict === "miss") result = [badge("pill-miss", T.missed), " ", h("span", { class: "reason" }, a.reason || "")];
+      else result = [badge("pill-miss", T.timeout)];
+      rows.push(h("tr", { "data-at": i + 1, "data-turn": a.turn, class: `verdict-${a.verdict}${a.reset ? " reset" : ""}` },
+        h("td", { class: "num" }, h("button", { type: "button", class: "move-go" }, String(a.turn))),
+        h("td", { class: "who" }, swatch(a.seat), nameOf(a.seat)),
+        h("td", null, writtenCards(a.cards)),
+        h("td", null, result),
+        h("td", { class: "num" }, String(a.ms))));
     });
-    $("moves").innerHTML = rows.join("");
+    $("moves").replaceChildren(...rows);
   }
 
   function drawMoves() {
@@ -390,13 +411,14 @@
 
   function drawExchange() {
     const list = S.rec.exchange;
-    $("exchange").innerHTML = list.length
+    $("exchange").replaceChildren(...(list.length
       ? list.map((e) => {
         const seen = S.seat === null || S.seat === e.from || S.seat === e.to;
-        const cards = seen ? writtenText(e.cards) : `<span class="muted">${esc(fmt(T.hidden_cards, { n: e.cards.length }))}</span>`;
-        return `<li data-from="${e.from}" data-to="${e.to}">${swatch(e.from)}${esc(nameOf(e.from))} → ${swatch(e.to)}${esc(nameOf(e.to))}: ${cards}</li>`;
-      }).join("")
-      : `<li class="muted">${esc(T.no_exchange)}</li>`;
+        const cards = seen ? writtenCards(e.cards) : h("span", { class: "muted" }, fmt(T.hidden_cards, { n: e.cards.length }));
+        return h("li", { "data-from": e.from, "data-to": e.to },
+          swatch(e.from), nameOf(e.from), " → ", swatch(e.to), nameOf(e.to), ": ", cards);
+      })
+      : [h("li", { class: "muted" }, T.no_exchange)]));
   }
 
   function draw() {
@@ -431,11 +453,11 @@
       S.at = where.at;
       S.seat = where.seat;
     }
-    $("view").innerHTML = `<option value="">${esc(T.every_hand)}</option>`
-      + S.rec.players.map((p, s) => `<option value="${s}">${esc(fmt(T.seat_view, { name: p.name }))}</option>`).join("");
+    $("view").replaceChildren(h("option", { value: "" }, T.every_hand),
+      ...S.rec.players.map((p, s) => h("option", { value: s }, fmt(T.seat_view, { name: p.name }))));
     const choice = $("game-choice");
     choice.hidden = S.records.length < 2;
-    choice.innerHTML = S.records.map((r, i) => `<option value="${i}"${i === index ? " selected" : ""}>${esc(fmt(T.game_of, { no: r.game, count: r.place ? r.place.games : "?" }))}</option>`).join("");
+    choice.replaceChildren(...S.records.map((r, i) => h("option", { value: i, selected: i === index }, fmt(T.game_of, { no: r.game, count: r.place.games }))));
     showError(worked.problems.join(" "));
     buildMoves();
     writeHash();
@@ -541,6 +563,6 @@
   });
 
   // for tests and the curious: each position as worked out, and a way to move
-  window.replay = { frames: () => S.frames, go };
+  window.replay = { frames: () => S.frames, go, problems: (doc) => Schema.errors(RECORD_SCHEMA, doc) };
   loadFromServer();
 })();

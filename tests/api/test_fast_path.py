@@ -399,3 +399,31 @@ async def test_the_rate_limit_answers_alike_on_both_paths(
     assert json.loads(answers[0]["body"])["error"]["code"] == "RATE_LIMITED"
     assert 0 < int(comparable(answers[0])[2]["retry-after"]) <= 3600
     assert await sync_to_async(snapshot)(fast_place.id) == before
+
+
+@pytest.mark.parametrize(
+    "path,body",
+    [
+        ("/get_place_info.json", b'{"error":{"code":"SERVER_ERROR","message":"the server failed'),
+        ("/get_place_info.xml", b"<code>SERVER_ERROR</code>"),
+    ],
+)
+async def test_a_view_that_fails_answers_alike_in_its_route_s_form(
+    mode, monkeypatch, twins, fast_app, django_app, path, body
+):
+    """Under production settings a failure on a data route is the registry's SERVER_ERROR in
+    the route's form (daihinmin/failures.py), not Django's HTML page; both paths alike."""
+    from places.reads import documents as reads
+
+    def fails(place_id):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(reads, "place_info", fails)
+    cookies = (
+        await sync_to_async(cookie_of)("alice", twins[0].id),
+        await sync_to_async(cookie_of)("alice", twins[1].id),
+    )
+    answer = await both(fast_app, django_app, path, cookies=cookies, method="GET")
+    assert answer["status"] == 500
+    if mode == "production":
+        assert body in answer["body"]

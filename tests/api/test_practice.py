@@ -185,6 +185,14 @@ def test_the_house_users_cannot_log_in(client, alice):
 # -- what it refuses ----------------------------------------------------------------------------
 
 
+def test_a_seed_holding_nul_is_refused_as_such_not_as_too_long(client, alice):
+    response = practise(client, **as_alice(seed="a\x00b"))
+    assert response.status_code == 400
+    error_json("INVALID_PARAMETER", response)
+    assert data(response)["error"]["message"] == "seed: no NUL character (\\x00)"
+    assert nothing_made()
+
+
 @pytest.mark.parametrize(
     ("fields", "code"),
     [
@@ -196,6 +204,10 @@ def test_the_house_users_cannot_log_in(client, alice):
         ({"games": "101"}, "INVALID_PARAMETER"),
         ({"games": "five"}, "INVALID_PARAMETER"),
         ({"games": "2.5"}, "INVALID_PARAMETER"),
+        ({"games": "１０"}, "INVALID_PARAMETER"),  # full-width digits: int() reads them
+        ({"games": "1_0"}, "INVALID_PARAMETER"),
+        ({"pace": "０.５"}, "INVALID_PARAMETER"),
+        ({"time_limit": "٣"}, "INVALID_PARAMETER"),  # Arabic-Indic three
         ({"pace": "-1"}, "INVALID_PARAMETER"),
         ({"pace": "nan"}, "INVALID_PARAMETER"),
         ({"pace": "11"}, "INVALID_PARAMETER"),

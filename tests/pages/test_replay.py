@@ -8,6 +8,7 @@ import pytest
 
 from places.models import Place
 from places.presentation.cards import SEAT_COLOURS
+from places.wire import record_schema
 
 pytestmark = pytest.mark.django_db
 
@@ -38,9 +39,11 @@ def test_the_page_of_a_finished_game_reads_that_game_s_record(client, finished_p
 
 def test_the_page_holds_no_card_of_the_game_itself(client, finished_place):
     response = client.get(f"/places/{finished_place.id}/games/1/replay")
-    assert set(config(response)) == {"place", "game", "record_url", "colours", "strings"}
-    text = response.content.decode()
-    assert "data-card=" not in text and '"dealt"' not in text  # the script reads the record
+    cfg = config(response)
+    assert set(cfg) == {"place", "game", "record_url", "colours", "strings", "schema"}
+    assert cfg["schema"] == record_schema.schema()  # what a dropped file is checked against
+    text = response.content.decode().replace(" ", "")
+    assert "data-card=" not in text and '"dealt":[' not in text  # the script reads the record
 
 
 def test_previous_and_next_lead_to_the_neighbouring_finished_games(client, finished_place):

@@ -400,3 +400,144 @@ def test_the_replay_page_speaks_japanese(browser, server):
     shot(page, "replay-ja")
     assert errors == []
     context.close()
+
+
+# -- crafted record files: checked against the schema, never read as markup ----------------------
+
+#: Markup that would run or leave a trace if the page ever parsed a record's text as HTML.
+PAYLOAD = '<img id="pwn" src="x" onerror="window.pwned=1"><i id="pwn-i">'
+SHORT_PAYLOAD = '<i id="pwn-s">'  # fits the place's title (at most 20 characters)
+
+
+def paths(doc, at=()):
+    """Every path into ``doc`` (objects' keys, arrays' indices), containers and leaves."""
+    yield at
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            yield from paths(value, (*at, key))
+    elif isinstance(doc, list):
+        for i, value in enumerate(doc):
+            yield from paths(value, (*at, i))
+
+
+def changed(doc, path, value=None, drop: bool = False):
+    """A deep copy of ``doc`` with the item at ``path`` set to ``value`` (or removed)."""
+    copy = json.loads(json.dumps(doc))
+    if not path:
+        return value
+    holder = copy
+    for key in path[:-1]:
+        holder = holder[key]
+    if drop:
+        del holder[path[-1]]
+    else:
+        holder[path[-1]] = value
+    return copy
+
+
+def crafted(record: dict) -> list[tuple[str, object]]:
+    """Records with one field replaced by markup (short markup too), a wrong type, null, a
+    list of markup, or removed; and objects with a key too many. Each kind of field once:
+    only the first item of a list is changed."""
+    out = []
+    for path in paths(record):
+        if any(isinstance(k, int) and k > 0 for k in path):
+            continue
+        where = "/".join(map(str, path)) or "(root)"
+        for label, value in (
+            ("markup", PAYLOAD),
+            ("short markup", SHORT_PAYLOAD),
+            ("markup list", [PAYLOAD] * 5),
+            ("number", 7),
+            ("null", None),
+            ("object", {"<b>": PAYLOAD}),
+        ):
+            out.append((f"{where} as {label}", changed(record, path, value)))
+        if path and isinstance(path[-1], str):
+            out.append((f"{where} removed", changed(record, path, drop=True)))
+        holder = record
+        for key in path:
+            holder = holder[key]
+        if isinstance(holder, dict):
+            out.append(
+                (
+                    f"{'/'.join(map(str, path))} with a key too many",
+                    changed(record, (*path, PAYLOAD), 1),
+                )
+            )
+    return out
+
+
+def test_the_page_s_schema_check_agrees_with_the_server_s_on_crafted_records(page, server, records):
+    from places.wire.record_schema import validator
+
+    open_replay(page, replay_url(server, 1))
+    cases = crafted(records[2]) + [("a valid record", records[n]) for n in records]
+    found = page.evaluate(
+        "docs => docs.map((d) => window.replay.problems(d))", [d for _, d in cases]
+    )
+    disagree = [
+        (name, problems)
+        for (name, doc), problems in zip(cases, found, strict=True)
+        if (problems == []) != validator().is_valid(doc)
+    ]
+    assert disagree == []
+    assert len(cases) > 250 and 0 < sum(1 for p in found if p == []) < 30  # most are refused
+
+
+def test_crafted_record_files_at_every_field_are_refused_or_drawn_as_text(page, server, records):
+    """A file whose any field holds markup is refused by the schema (a name shows as text)."""
+    open_replay(page, replay_url(server, 1))
+    refused = drawn = 0
+    for n, (name, doc) in enumerate(crafted(records[2])):
+        file = f"crafted-{n}.json"
+        page.evaluate(DROP, [file, json.dumps(doc)])
+        page.wait_for_function(
+            """file => document.getElementById("replay").dataset.source === file
+                || document.getElementById("replay-error").textContent.includes(file)""",
+            arg=file,
+        )
+        for position in (0, int(where(page)["count"])):  # the deal, and the end with every rank
+            page.evaluate("at => window.replay.go(at)", position)
+            traces = page.evaluate(
+                "() => [document.querySelectorAll('[id^=pwn]').length, window.pwned || 0]"
+            )
+            assert traces == [0, 0], name
+        if where(page)["source"] == file:
+            drawn += 1
+            assert page.locator("#replay-error").is_hidden(), name
+        else:
+            refused += 1
+            assert "is not a game record" in page.inner_text("#replay-error"), name
+    assert refused > 200 and drawn >= 2  # the names and the title take text
+
+
+def test_a_record_with_markup_in_names_and_title_draws_it_as_text(page, server, records):
+    doc = json.loads(json.dumps(records[2]))
+    doc["players"][1]["name"] = PAYLOAD
+    doc["place"]["title"] = SHORT_PAYLOAD
+    open_replay(page, replay_url(server, 1))
+    page.evaluate(DROP, ["names.json", json.dumps(doc)])
+    page.wait_for_selector("#replay[data-source='names.json']")
+    page.keyboard.press("End")
+    assert PAYLOAD in page.inner_text("#seats") and PAYLOAD in page.inner_text("#hands")
+    assert PAYLOAD in page.inner_text("#moves") and SHORT_PAYLOAD in page.inner_text(
+        "#replay-title"
+    )
+    assert page.locator("[id^=pwn]").count() == 0 and page.evaluate("window.pwned") is None
+    shot(page, "replay-crafted-names")
+
+
+def test_the_issue_s_record_of_markup_ranks_is_refused(page, server, records):
+    """Issue 28 item 6: ``ranks`` was only checked to be a list, and written into the page."""
+    doc = json.loads(json.dumps(records[2]))
+    doc["ranks"] = [PAYLOAD, 2, 3, 4, 5]
+    doc["exchange"] = [{"from": "length", "to": 0, "cards": ["1-3"]}]
+    open_replay(page, replay_url(server, 1))
+    page.evaluate(DROP, ["ranks.json", json.dumps(doc)])
+    page.wait_for_selector("#replay-error:not([hidden])")
+    error = page.inner_text("#replay-error")
+    assert "ranks.json is not a game record" in error and "$.ranks[0]" in error
+    assert page.locator("[id^=pwn]").count() == 0 and page.evaluate("window.pwned") is None
+    assert where(page)["source"] == "server"
+    shot(page, "replay-crafted-ranks")

@@ -89,3 +89,26 @@ def test_games_of_an_unfinished_game_are_not_counted(client, finished_place):
     assert Game.objects.filter(place=finished_place, status=Game.RUNNING).count() == 0
     body = rows(client.get(f"/places/{finished_place.id}/results.csv"))[1:]
     assert {r[0] for r in body} == {"1", "2", "3"}
+
+
+#: Names a spreadsheet would read as formulas (OWASP's CSV injection), and what the CSV holds.
+FORMULA_NAMES = {
+    "alice": ("=HYPERLINK(1)", "'=HYPERLINK(1)"),
+    "bob": ("+1", "'+1"),
+    "charlie": ("-2+3", "'-2+3"),
+    "dave": ("@SUM(A1)", "'@SUM(A1)"),
+}
+
+
+def test_the_csv_neutralises_names_a_spreadsheet_would_read_as_formulas(client, finished_place):
+    from django.contrib.auth import get_user_model
+
+    from places.reads import seats
+
+    for old, (new, _) in FORMULA_NAMES.items():
+        get_user_model().objects.filter(username=old).update(username=new)
+    seats.forget()
+    body = rows(client.get(f"/places/{finished_place.id}/results.csv"))[1:]
+    names = {r[2] for r in body}
+    assert names == {written for _, written in FORMULA_NAMES.values()} | {"eve"}
+    assert all(r[4].isdigit() for r in body)  # numbers are not touched

@@ -285,6 +285,15 @@ def test_bad_places_are_refused_with_a_reason(users, title, names, problem):
     assert not Place.objects.exists()
 
 
+def test_a_place_s_seed_holding_nul_is_refused_for_that(users):
+    """PostgreSQL's text holds no NUL: it was stored on SQLite and failed on PostgreSQL."""
+    with pytest.raises(errors.Refused) as e:
+        services.create_place("ok", [u.username for u in users], seed="a\x00b")
+    assert e.value.code == errors.INVALID_PLACE
+    assert e.value.message == "the seed has no NUL character (\\x00)"
+    assert not Place.objects.exists()
+
+
 def test_the_dealer_claims_running_places_and_runs_what_is_due(make_place):
     place = make_place(pace=0.5)
     services.start_place(place.id)

@@ -12,6 +12,7 @@ from django.core.management.base import CommandError
 
 from places import services
 from places.models import Place, Tournament
+from places.services import house
 from places.views.tournaments import CSV_HEADER
 
 from .test_tournaments import house_entrants, run
@@ -89,6 +90,21 @@ def test_the_json_and_csv_agree(client, finished):
     assert rows[0] == CSV_HEADER
     assert [r[1] for r in rows[1:]] == [s["name"] for s in doc["standings"]]
     assert [float(r[4]) for r in rows[1:]] == [s["points_per_game"] for s in doc["standings"]]
+
+
+def test_the_standings_csv_neutralises_names_read_as_formulas(client):
+    names = [*house_entrants(3), "=1+1", "@cmd"]
+    for name in names[3:]:
+        house.make_house_user(name, "random")
+    t = services.create_tournament("Formulas", names, game_count=1, seed="f", max_running=5)
+    services.start_tournament(t.id)
+    run(t.id)
+    rows = list(
+        csv.reader(io.StringIO(client.get(f"/tournaments/{t.id}/standings.csv").content.decode()))
+    )
+    shown = {r[1] for r in rows[1:]}
+    assert "'=1+1" in shown and "'@cmd" in shown and not shown & {"=1+1", "@cmd"}
+    assert all(float(r[5]) <= float(r[4]) for r in rows[1:])  # numbers as numbers, signs kept
 
 
 def test_a_running_tournament_hides_its_seed_and_polls(client):

@@ -58,6 +58,14 @@ def test_a_tournament_is_made_with_every_place_of_its_schedule():
     assert t.state == Tournament.State.WAITING
 
 
+def test_a_seed_holding_nul_is_refused_as_such_not_as_too_long():
+    with pytest.raises(errors.Refused) as refused:
+        services.create_tournament("T", house_entrants(5), seed="a\x00b")
+    assert refused.value.code == errors.INVALID_TOURNAMENT
+    assert refused.value.message == "the seed has no NUL character (\\x00)"
+    assert not Tournament.objects.exists()
+
+
 @pytest.mark.parametrize(
     ("change", "expected"),
     [
@@ -69,6 +77,7 @@ def test_a_tournament_is_made_with_every_place_of_its_schedule():
         ({"pace": None}, "not manual"),
         ({"time_bank": math.inf}, "the time bank is"),
         ({"title": ""}, "the title must have"),
+        ({"seed": "s" * 33}, "the seed has at most 32 characters"),
     ],
 )
 def test_bad_settings_are_refused_and_make_nothing(change, expected):
