@@ -143,7 +143,9 @@ def test_the_founding_documents_sample_bot_plays_a_whole_place_unchanged(servers
     site.manage("create_user", "sample", "--password", "sample-pw")
     for i, strategy in enumerate(HOUSE):
         site.manage("create_user", f"house{i}", "--house", strategy)
-    players = [arg for n in ["sample", "house0", "house1", "house2", "house3"] for arg in ("--player", n)]
+    players = [
+        arg for n in ["sample", "house0", "house1", "house2", "house3"] for arg in ("--player", n)
+    ]
     place_id = int(
         site.manage(
             "create_place", "2011 sample", *players, "--games", str(GAMES), "--pace", PACE,

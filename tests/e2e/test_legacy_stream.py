@@ -20,8 +20,8 @@ import httpx
 import pytest
 import websockets
 
+from tests.e2e.legacy_client import DRAFT_76_REQUEST, SAMPLE_REQUEST, Legacy
 from tests.e2e.server import Server
-from tests.places.test_legacy import DRAFT_76_REQUEST, SAMPLE_REQUEST
 
 pytestmark = pytest.mark.e2e
 
@@ -63,49 +63,6 @@ def legacy_sockets(server: Server) -> int:
     return int(float(re.search(r"^daihinmin_legacy_sockets (\S+)$", text, re.M)[1]))
 
 
-class Legacy:
-    """A 2011 client that reads its frames properly (whatever one read holds)."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, head: bytes):
-        self.reader, self.writer, self.head = reader, writer, head
-        self.buffer = b""
-
-    @classmethod
-    async def connect(cls, port: int, request: bytes = SAMPLE_REQUEST) -> Legacy:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write(request)
-        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=30)
-        if b" 101 " in head.split(b"\r\n")[0] and b"Sec-WebSocket-Key1" in request:
-            head += await asyncio.wait_for(reader.readexactly(16), timeout=30)
-        return cls(reader, writer, head)
-
-    async def frame(self) -> str:
-        while True:
-            end = self.buffer.find(b"\xff")
-            if end >= 0:
-                frame, self.buffer = self.buffer[:end], self.buffer[end + 1 :]
-                assert frame[:1] == b"\x00", frame[:20]
-                return frame[1:].decode("utf-8")
-            data = await self.reader.read(65536)
-            if not data:
-                raise ConnectionError("closed")
-            self.buffer += data
-
-    async def place(self, place_id: int) -> list[str]:
-        """This place's events, up to its end_place."""
-        texts = []
-        while True:
-            text = await self.frame()
-            event = json.loads(text)
-            if event["place"] == place_id:
-                texts.append(text)
-                if event["operation"] == "end_place":
-                    return texts
-
-    def close(self) -> None:
-        self.writer.close()
-
-
 async def firehose(url: str, place_id: int, ready: asyncio.Event) -> list[str]:
     texts = []
     async with websockets.connect(url + "/", max_size=None) as ws:
@@ -134,7 +91,9 @@ async def test_drafts_75_and_76_get_the_firehoses_events_in_order_over_a_whole_p
     streams = await asyncio.wait_for(
         asyncio.gather(rfc, old.place(place_id), new.place(place_id)), timeout=120
     )
-    log = [json.dumps(e, ensure_ascii=False, separators=(",", ":")) for e in server.events(place_id)]
+    log = [
+        json.dumps(e, ensure_ascii=False, separators=(",", ":")) for e in server.events(place_id)
+    ]
     assert len(log) > 100
     assert streams[0] == log  # the firehose is the log ...
     assert streams[1] == log and streams[2] == log  # ... and so are both 2011 streams

@@ -17,9 +17,9 @@ import json
 import pytest
 
 from tests.e2e.event_replay import check_stream
+from tests.e2e.legacy_client import Legacy
 from tests.e2e.server import NEEDS_REDIS
 from tests.e2e.stack import Stack
-from tests.e2e.test_legacy_stream import Legacy
 from tests.e2e.test_place_with_bots import NAMES, create_place, finish_bots, watch_all
 
 pytestmark = [pytest.mark.e2e, NEEDS_REDIS]
