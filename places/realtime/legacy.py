@@ -46,6 +46,8 @@ logger = logging.getLogger(__name__)
 HANDSHAKE_SECONDS = 10.0
 #: A handshake's head (request line and headers) longer than this is refused.
 MAX_HEAD_BYTES = 8192
+#: How long a refused connection is read (and dropped) after its answer, at most.
+LINGER_SECONDS = 1.0
 #: A PROXY protocol v1 line is at most this long (its specification).
 MAX_PROXY_LINE = 107
 #: -76's closing frame (``0xFF 0x00``), answered in kind before the server closes.
@@ -219,11 +221,11 @@ class LegacySocket(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         if self.closed:
             return
+        if self.started:
+            self._drop(data)
+            return
         self.buffer += data
-        if self.open:  # answered once listening (_start): until then, kept
-            if self.started:
-                data, self.buffer = bytes(self.buffer), bytearray()
-                self._drop(data)
+        if self.open:  # answered once listening (_start); until then kept, reading paused
             return
         try:
             if self.address is None:
@@ -254,10 +256,19 @@ class LegacySocket(asyncio.Protocol):
             self.transport.close()
 
     def _refuse(self, refusal: Refused) -> None:
+        """Answer why, then close our side and read on a little: a close with the client's
+        request unread would reset the connection, and the answer with it."""
         logger.warning("2011 socket of %s refused: %s", self._who(), refusal.why)
-        if self.transport is not None:
-            self.transport.write(refusal.response())
-        self._close()
+        self._forget()
+        transport = self.transport
+        if transport is None:
+            return
+        transport.write(refusal.response())
+        if not transport.can_write_eof():
+            transport.close()
+            return
+        transport.write_eof()  # what the client still sends is dropped (data_received)
+        asyncio.get_running_loop().call_later(LINGER_SECONDS, transport.close)
 
     def _too_slow(self) -> None:
         if not self.open and not self.closed:
@@ -300,6 +311,7 @@ class LegacySocket(asyncio.Protocol):
         answer = response(request, key3)  # Refused for a key that does not add up
         self.buffer = bytearray(rest)
         self.open = True
+        self.transport.pause_reading()
         if self._timer is not None:
             self._timer.cancel()
         self._starting = asyncio.ensure_future(self._start(answer))  # held: the loop does not
@@ -313,7 +325,9 @@ class LegacySocket(asyncio.Protocol):
             return
         self.transport.write(answer)
         self.started = True
-        self.data_received(b"")
+        self.transport.resume_reading()
+        rest, self.buffer = bytes(self.buffer), bytearray()
+        self._drop(rest)
 
     # -- what the client sends: counted and dropped
     def _drop(self, data: bytes) -> None:

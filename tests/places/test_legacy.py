@@ -53,7 +53,7 @@ class Transport:
         self.peer = peer
         self.writes: list[bytes] = []
         self.unsent = 0
-        self.closed = self.aborted = False
+        self.closed = self.aborted = self.paused = False
 
     def get_extra_info(self, name: str):
         return {"peername": (self.peer, 40000)}.get(name)
@@ -65,6 +65,19 @@ class Transport:
         return self.unsent
 
     def close(self) -> None:
+        self.closed = True
+
+    def pause_reading(self) -> None:
+        self.paused = True
+
+    def resume_reading(self) -> None:
+        self.paused = False
+
+    def can_write_eof(self) -> bool:
+        return True
+
+    def write_eof(self) -> None:
+        """A refusal's: the server's side closed, the client's read on (then closed)."""
         self.closed = True
 
     def abort(self) -> None:
@@ -170,6 +183,17 @@ async def test_an_event_is_its_own_write_of_utf8_between_0x00_and_0xff():
         ]
     one.connection_lost(None)
     two.connection_lost(None)
+
+
+async def test_what_comes_behind_the_handshake_waits_for_its_answer():
+    sock, transport = await connected()
+    sock.data_received(SAMPLE_REQUEST + b"\x00hi\xff\xff\x00")  # a frame, -76's closing one
+    assert transport.paused and not transport.writes  # listening first, nothing read meanwhile
+    await asyncio.sleep(0)
+    assert not transport.paused
+    assert transport.writes[0].startswith(b"HTTP/1.1 101 ")
+    assert transport.writes[1:] == [legacy.CLOSING_FRAME] and transport.closed
+    sock.connection_lost(None)
 
 
 async def test_what_a_client_sends_is_dropped_and_the_closing_frame_answered():
