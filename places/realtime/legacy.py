@@ -58,6 +58,7 @@ RFC_6455_ADVICE = (
     "an RFC 6455 client reads the same events at ws://HOST/ on the site's port"
 )
 
+
 class Refused(Exception):
     """A handshake turned down: the status line's code and reason, and why (the body)."""
 
@@ -106,6 +107,8 @@ def read_request(head: bytes) -> Request:
         if not colon or not name.strip():
             raise _bad(f"not a header line: {line[:80]!r}")
         name = name.strip().lower()
+        if any(c < " " and c != "\t" for c in line):  # echoed in the answer: plain text only
+            raise _bad(f"a control character in the header {name}")
         if name.startswith("sec-websocket-key") and name in headers:
             raise _bad(f"{name} given twice")
         headers[name] = value.strip()
@@ -130,7 +133,7 @@ def key_number(key: str) -> int:
         raise _bad("a Sec-WebSocket-Key holds digits and at least one space")
     number = int(digits)
     if number % spaces or number // spaces > 0xFFFFFFFF:
-        raise _bad("a Sec-WebSocket-Key's number is not a multiple of its spaces")
+        raise _bad("a Sec-WebSocket-Key's number is not a multiple of its spaces, or too large")
     return number // spaces
 
 

@@ -13,7 +13,7 @@ know, is changed, each by one replacement that must match once:
   the reader's ``/^\\x00(.*)\\xff$/m`` is an invalid multibyte escape);
 - the author's part: ``require "json"``, the name, password and place from the command
   line, and the strategy in place of ``# 出すカードを作る`` (on its own turn: the weakest
-  single card when leading, a pass otherwise).
+  single card that may be played, leading or over a single; a pass otherwise).
 
 It runs with Debian's ``ruby``, ``ruby-mechanize`` and ``ruby-eventmachine`` (``.ci/run``
 installs them) as one player of a place against four house bots, to the place's end.
@@ -62,19 +62,26 @@ require "json"
 user_name, password, place_id = ARGV
 $stdout.sync = true
 """
-#: The author's strategy, in the hole the sample leaves (inside its ``Thread.new``).
+#: The author's strategy, in the hole the sample leaves (inside its ``Thread.new``): a
+#: single card, the weakest that may be played, or a pass.
 STRATEGY = """\
         next unless json["player"] == user_name
-        put_cards = []
-        if json["place_cards"].empty?
-          revolution = json["place_info"] == "Revolution"
-          hand = player_accsesor.get_hand.map { |c| c["card"] }
-          weakest = hand.min_by do |c|
-            order = c["joker"] ? 13 : (c["number"] + 10) % 13
-            revolution && !c["joker"] ? 12 - order : order
-          end
-          put_cards = [{joker: weakest["joker"], mark: weakest["mark"], number: weakest["number"]}]
+        revolution = json["place_info"] == "Revolution"
+        order = lambda do |c|  # 0 the weakest ... 12 the strongest number, 13 a joker
+          next 13 if c["joker"]
+          normal = (c["number"] + 10) % 13
+          revolution ? 12 - normal : normal
         end
+        hand = player_accsesor.get_hand.map { |c| c["card"] }.sort_by { |c| order.call(c) }
+        table = json["place_cards"].map { |c| c["card"] }
+        choices = case table.size
+                  when 0 then hand
+                  when 1 then hand.select { |c| order.call(c) > order.call(table[0]) }
+                  else []
+                  end
+        # the last card may not be a joker or of the strongest number: pass rather than miss
+        choices = [] if hand.size == 1 && !table.empty? && order.call(hand[0]) >= 12
+        put_cards = choices.first(1).map { |c| {joker: c["joker"], mark: c["mark"], number: c["number"]} }
         puts "#{user_name} plays #{put_cards.inspect}"
 """
 

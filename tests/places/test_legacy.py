@@ -158,6 +158,7 @@ async def test_the_samples_draft_75_handshake_gets_the_101_it_waits_for():
             b"not a multiple of its spaces",
         ),
         (DRAFT_76_REQUEST.replace(b"Sec-WebSocket-Key1", b"X-Key1"), b"both Sec-WebSocket-Key1"),
+        (SAMPLE_REQUEST.replace(b"TODO", b"x\nSet-Cookie: a=b"), b"a control character"),
     ],
 )
 async def test_a_handshake_it_cannot_answer_is_refused_400_saying_why(request_bytes, says):
