@@ -16,8 +16,9 @@ PROCESSES     ?= 2
 help:
 	@echo "make run     serve on http://$(HOST):$(PORT)/ with a demo place played by five bots"
 	@echo "make serve   serve without bots (start places from the admin or manage.py)"
-	@echo "make serve-prod  nginx on $(HOST):$(PORT) in front of PROCESSES=$(PROCESSES) server processes,"
-	@echo "             production settings (needs REDIS_URL; DATABASE_URL for PostgreSQL)"
+	@echo "             (both: the 2011 bots' WebSocket on $(HOST):8081 too, LEGACY_WS_PORT)"
+	@echo "make serve-prod  nginx on $(HOST):$(PORT) (and 8081) in front of PROCESSES=$(PROCESSES) server"
+	@echo "             processes, production settings (needs REDIS_URL; DATABASE_URL for PostgreSQL)"
 	@echo "make test    ruff check, then pytest (extra args: PYTEST_ARGS='-k health')"
 	@echo "make lint    ruff check"
 	@echo "make bench   the benchmarks that print figures (engine, turn, place; see docs/benchmarks.md)"

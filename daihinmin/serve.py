@@ -23,6 +23,11 @@ Four things differ from plain ``daphne``:
   with its own page). Here such bytes are percent-encoded as a browser does, and
   Django answers as for the encoded URL (a 404 page, a JSON refusal of a
   parameter, …).
+- **The 2011 event stream.** Every place's events for the WebSocket clients of 2011
+  (drafts hixie-75/-76) on a port of their own, ``LEGACY_WS_PORT`` (8081 as in
+  2011; 0: none), on daphne's address (``-b``), served from daphne's loop
+  (``places/realtime/legacy.py``). The port is bound before daphne starts: a port
+  taken stops the launcher with a message.
 
 ``daphne daihinmin.asgi:application`` works too, without these.
 """
@@ -31,9 +36,14 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import os
 import re
+import socket
+import sys
 from http import HTTPStatus
+
+logger = logging.getLogger(__name__)
 
 #: A byte a URL may not hold raw (RFC 3986: ASCII only), to be percent-encoded.
 _NON_ASCII = re.compile(rb"[\x80-\xff]")
@@ -125,12 +135,73 @@ def bounded_requests() -> None:
     http_protocol.WebRequest = BoundedRequest  # HTTPFactory.buildProtocol reads it at each call
 
 
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A TCP port bound and listening on ``host`` (``OSError`` when it is taken)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host.strip("[]"), port))
+        sock.listen(1024)
+        sock.setblocking(False)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def legacy_stream(argv: list[str]) -> socket.socket | None:
+    """Bind the 2011 stream's port on daphne's address, and serve it once daphne's loop runs.
+
+    None when ``LEGACY_WS_PORT`` is 0. Bound here, before daphne starts, so that a
+    port taken stops the launcher at once; served from the loop, where the app (and
+    with it Django) is loaded.
+    """
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "daihinmin.settings")
+    from daphne.cli import CommandLineInterface
+    from django.conf import settings
+    from twisted.internet import reactor
+
+    port = settings.LEGACY_WS_PORT
+    if not port:
+        return None
+    args, _ = CommandLineInterface().parser.parse_known_args(argv)
+    host = args.host or "127.0.0.1"  # daphne's own default
+    try:
+        sock = listening_socket(host, port)
+    except OSError as e:
+        raise SystemExit(
+            f"daihinmin.serve: the 2011 event stream's port {host}:{port} (LEGACY_WS_PORT): "
+            f"{e.strerror}; set LEGACY_WS_PORT to another port, or 0 for none"
+        ) from None
+
+    held: list[asyncio.Future] = []  # the loop keeps only a weak reference to a task
+
+    def serve() -> None:
+        from places.realtime import legacy
+
+        held.append(asyncio.ensure_future(legacy.serve(sock)))
+        held[0].add_done_callback(served)
+
+    def served(task: asyncio.Future) -> None:
+        if task.cancelled() or task.exception() is not None:
+            logger.error("the 2011 event stream failed to start", exc_info=task.exception())
+            reactor.stop()
+            return
+        held.append(task.result())  # the asyncio.Server
+        logger.info("2011 event stream (hixie-75/-76) on %s:%s", host, port)
+
+    reactor.callLater(0, serve)  # runs on the loop, once it runs
+    return sock
+
+
 def main() -> None:
     use_uvloop()
     bounded_requests()
     lenient_request_lines()
     from daphne.cli import CommandLineInterface  # makes the loop: after the policy
 
+    legacy_stream(sys.argv[1:])
     CommandLineInterface.entrypoint()
 
 

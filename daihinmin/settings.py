@@ -377,6 +377,16 @@ WS_FIREHOSE_FLUSH_SECONDS = float(env_str("WS_FIREHOSE_FLUSH_SECONDS", "0"))
 # costs about as much again outside the server (nginx relays it, the client reads it).
 WS_FLUSH_SHARE = float(env_str("WS_FLUSH_SHARE", "0.05"))
 
+# The 2011 event stream (places/realtime/legacy.py): every place's events to the WebSocket
+# clients of 2011 (drafts hixie-75 and -76), on a port of its own that
+# `python -m daihinmin.serve` opens beside daphne's, on daphne's address: 8081 as in 2011;
+# 0 opens none. Several processes on one machine need one port each (deploy/serve_prod.py).
+LEGACY_WS_PORT = int(env_str("LEGACY_WS_PORT", "8081"))
+# Behind a proxy that says whose connection it passes on (nginx's stream module with
+# `proxy_protocol on`): each connection starts with a PROXY protocol v1 line, and its
+# address counts against WS_MAX_SOCKETS_PER_ADDRESS. Never on a port clients reach directly.
+LEGACY_WS_PROXY_PROTOCOL = env_bool("LEGACY_WS_PROXY_PROTOCOL", default=False)
+
 # --- The dealer ---------------------------------------------------------------
 
 # Each server process drives the running places it holds a lease on. Tests turn

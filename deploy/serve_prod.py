@@ -12,6 +12,13 @@ configuration are needed. A server process that exits is started again, as
 systemd's ``Restart=always`` does in production; everything stops on SIGTERM or
 SIGINT, or when nginx exits.
 
+The 2011 event stream (``LEGACY_WS_PORT``, ``places/realtime/legacy.py``) goes through
+nginx's ``stream`` module (Debian: ``libnginx-mod-stream``): nginx listens on
+``--legacy-listen`` (the ``--listen`` host and ``LEGACY_WS_PORT``, 8081 by default) and
+passes each connection, with a PROXY protocol line naming the client, to one process's
+own 2011 port (``--first-legacy-port`` …; ``deploy/nginx/daihinmin-legacy.conf``).
+``LEGACY_WS_PORT=0`` opens none.
+
 More than one process needs ``REDIS_URL`` (the in-memory channel layer reaches
 only its own process) and, in earnest, PostgreSQL (``DATABASE_URL``). On a real
 machine, systemd runs the processes instead (``deploy/systemd/daihinmin@.service``)
@@ -36,11 +43,13 @@ from string import Template
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "deploy" / "nginx" / "daihinmin.conf"
+LEGACY_SITE = ROOT / "deploy" / "nginx" / "daihinmin-legacy.conf"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 CHECK_SECONDS = 3  # how long each prerequisite may take to answer before it counts as missing
 
 MAIN = """\
 # made by deploy/serve_prod.py: nginx in the foreground, everything under one folder
+$load_stream
 worker_processes 1;
 worker_rlimit_nofile 16384;
 pid $run/nginx.pid;
@@ -58,7 +67,10 @@ http {
     scgi_temp_path $run/scgi;
     include $run/site.conf;
 }
+$stream
 """
+#: Where Debian's libnginx-mod-stream puts the module (nginx -V: --with-stream=dynamic).
+STREAM_MODULE = Path("/usr/lib/nginx/modules/ngx_stream_module.so")
 
 
 TLS = """\
@@ -104,6 +116,21 @@ def nginx_site(
     return site + redirect
 
 
+def legacy_site(ports: list[int], listen: str) -> str:
+    """The 2011 stream's ``stream`` block (``deploy/nginx/daihinmin-legacy.conf``)."""
+    upstreams = "\n".join(f"        server 127.0.0.1:{p} max_fails=0;" for p in ports)
+    return Template(LEGACY_SITE.read_text()).substitute(upstreams=upstreams, listen=listen)
+
+
+def stream_module_line(nginx: str) -> str | None:
+    """The line that loads nginx's stream module ("" when it is built in), or None when
+    this nginx has none (Debian's needs the package libnginx-mod-stream)."""
+    built = subprocess.run([nginx, "-V"], capture_output=True, text=True).stderr
+    if "--with-stream=dynamic" not in built:
+        return "" if "--with-stream" in built else None
+    return f"load_module {STREAM_MODULE};" if STREAM_MODULE.exists() else None
+
+
 def production_env(base: dict[str, str]) -> dict[str, str]:
     """The processes' settings: production, whatever the caller's DEBUG."""
     env = {**base, "DJANGO_ENV": "production", "DEBUG": "0", "PYTHONUNBUFFERED": "1"}
@@ -114,7 +141,7 @@ def production_env(base: dict[str, str]) -> dict[str, str]:
     return env
 
 
-def missing_prerequisite(env: dict[str, str], nginx: str) -> str | None:
+def missing_prerequisite(env: dict[str, str], nginx: str, legacy: bool) -> str | None:
     """What stops the server from starting, in one line, or None.
 
     Checked before anything starts, each within seconds: without it a missing database
@@ -122,6 +149,11 @@ def missing_prerequisite(env: dict[str, str], nginx: str) -> str | None:
     """
     if not (Path(nginx).is_file() and os.access(nginx, os.X_OK)):
         return f"nginx not found at {nginx} (Debian: apt-get install nginx; or set NGINX)"
+    if legacy and stream_module_line(nginx) is None:
+        return (
+            "nginx has no stream module for the 2011 event stream "
+            "(Debian: apt-get install libnginx-mod-stream; or LEGACY_WS_PORT=0 for none)"
+        )
     if env.get("REDIS_URL"):
         import redis
 
@@ -179,6 +211,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=2, help="server processes (default 2)")
     parser.add_argument("--listen", default="127.0.0.1:8080", help="nginx's address")
     parser.add_argument("--first-port", type=int, default=8001, help="the first process's port")
+    parser.add_argument(
+        "--legacy-listen",
+        help="nginx's address for the 2011 event stream (default: --listen's host, "
+        "port LEGACY_WS_PORT or 8081; LEGACY_WS_PORT=0: none)",
+    )
+    parser.add_argument(
+        "--first-legacy-port",
+        type=int,
+        help="the first process's own 2011 port (default: --first-port + 1000)",
+    )
     parser.add_argument("--run-dir", type=Path, help="nginx's pid, logs and temporary files")
     parser.add_argument("--nginx-site", action="store_true", help="print the site and exit")
     parser.add_argument("--tls-certificate", type=Path, help="serve https:// and wss://")
@@ -195,15 +237,24 @@ def main(argv: list[str] | None = None) -> int:
     if bool(args.tls_certificate) != bool(args.tls_key):
         parser.error("--tls-certificate and --tls-key go together")
     tls = (args.tls_certificate, args.tls_key) if args.tls_certificate else None
+    public_legacy = int(os.environ.get("LEGACY_WS_PORT", "").strip() or "8081")
+    legacy_listen = args.legacy_listen or (
+        f"{args.listen.rpartition(':')[0] or '127.0.0.1'}:{public_legacy}" if public_legacy else ""
+    )
+    first_legacy = args.first_legacy_port or args.first_port + 1000
+    legacy_ports = [first_legacy + i for i in range(args.processes)] if legacy_listen else []
     if args.nginx_site:
         print(nginx_site(ports, args.listen, static_root, tls, args.plain_port), end="")
+        if legacy_listen:
+            print("\n# the main context of nginx.conf (outside http {}):")
+            print(legacy_site(legacy_ports, legacy_listen), end="")
         return 0
     if args.processes > 1 and not os.environ.get("REDIS_URL"):
         print(
             "serve_prod: several processes meet only through Redis: set REDIS_URL", file=sys.stderr
         )
         return 2
-    problem = missing_prerequisite(dict(os.environ), args.nginx)
+    problem = missing_prerequisite(dict(os.environ), args.nginx, legacy=bool(legacy_listen))
     if problem:
         print(f"serve_prod: cannot start: {problem}", file=sys.stderr)
         return 2
@@ -216,12 +267,19 @@ def main(argv: list[str] | None = None) -> int:
     run.mkdir(parents=True, exist_ok=True)
     (run / "site.conf").write_text(nginx_site(ports, args.listen, static_root, tls))
     user = "user root;" if os.geteuid() == 0 else ""  # workers that can read the checkout
-    (run / "nginx.conf").write_text(Template(MAIN).substitute(run=str(run), user=user))
+    load_stream = (stream_module_line(args.nginx) or "") if legacy_listen else ""
+    stream = legacy_site(legacy_ports, legacy_listen) if legacy_listen else ""
+    (run / "nginx.conf").write_text(
+        Template(MAIN).substitute(run=str(run), user=user, load_stream=load_stream, stream=stream)
+    )
+    legacy_of = dict(zip(ports, legacy_ports, strict=False))
 
     def server(port: int) -> subprocess.Popen:
         command = ["-m", "daihinmin.serve", "--proxy-headers", "-b", "127.0.0.1", "-p", str(port)]
+        # each process its own 2011 port, behind nginx's stream proxy (PROXY lines)
+        legacy = {"LEGACY_WS_PORT": str(legacy_of.get(port, 0)), "LEGACY_WS_PROXY_PROTOCOL": "1"}
         process = subprocess.Popen(
-            [python, *command, "daihinmin.asgi:application"], cwd=ROOT, env=env
+            [python, *command, "daihinmin.asgi:application"], cwd=ROOT, env={**env, **legacy}
         )
         (run / f"server-{port}.pid").write_text(f"{process.pid}\n")  # who serves which port
         return process
@@ -242,7 +300,11 @@ def main(argv: list[str] | None = None) -> int:
         nginx = subprocess.Popen([args.nginx, "-c", str(run / "nginx.conf"), "-g", "daemon off;"])
         scheme = "https" if tls else "http"
         wait_for(f"{scheme}://{args.listen}/healthz", [nginx])
-        print(f"serve_prod: {scheme}://{args.listen}/ on {len(ports)} processes ({run})", flush=True)
+        legacy_note = f", the 2011 event stream on {legacy_listen}" if legacy_listen else ""
+        print(
+            f"serve_prod: {scheme}://{args.listen}/ on {len(ports)} processes{legacy_note} ({run})",
+            flush=True,
+        )
         while not stopping and nginx.poll() is None:
             for port, process in servers.items():
                 if process.poll() is not None:  # as systemd's Restart=always would

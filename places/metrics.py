@@ -90,10 +90,11 @@ class LiveFigures(Collector):
         """The names alone: registering asks for them, before any database is there."""
         yield GaugeMetricFamily("daihinmin_places_running", "")
         yield GaugeMetricFamily("daihinmin_open_sockets", "")
+        yield GaugeMetricFamily("daihinmin_legacy_sockets", "")
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         from places.models import Place
-        from places.realtime.auth import open_sockets
+        from places.realtime.auth import legacy_sockets, open_sockets
 
         yield GaugeMetricFamily(
             "daihinmin_places_running",
@@ -102,6 +103,11 @@ class LiveFigures(Collector):
         )
         yield GaugeMetricFamily(
             "daihinmin_open_sockets", "WebSockets open on this process.", value=open_sockets()
+        )
+        yield GaugeMetricFamily(
+            "daihinmin_legacy_sockets",
+            "Of those, the 2011 sockets of the legacy port (LEGACY_WS_PORT).",
+            value=legacy_sockets(),
         )
 
 

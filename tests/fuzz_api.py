@@ -136,6 +136,7 @@ def main() -> int:
         "DEALER_AUTOSTART": "1",
         "DATABASE_URL": f"sqlite:///{work}/db.sqlite3",  # an absolute path: sqlite:////tmp/…
         "PYTHONUNBUFFERED": "1",
+        "LEGACY_WS_PORT": "0",  # the API's port alone; 8081 may be another server's
         # failed logins get 429 after a few; let the fuzzer reach the login logic for a while
         # (each failure costs a password hash, ~0.3 s: a limit keeps the run short)
         "LOGIN_FAILURE_LIMIT": "100",

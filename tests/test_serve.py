@@ -1,8 +1,10 @@
-"""``python -m daihinmin.serve``: daphne, on uvloop unless told otherwise."""
+"""``python -m daihinmin.serve``: daphne, on uvloop unless told otherwise, and the 2011
+event stream's port beside it."""
 
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -67,3 +69,22 @@ def test_codes_twisted_has_no_phrase_for_get_python_s():
         b"Unprocessable Entity"
     )
     assert reason_phrase(599) is None
+
+
+def test_a_2011_port_already_taken_stops_the_launcher_saying_so():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "daihinmin.serve", "-b", "127.0.0.1", "-p", "0"]
+            + ["daihinmin.asgi:application"],
+            cwd=ROOT,
+            env={**os.environ, "DEBUG": "1", "LEGACY_WS_PORT": str(port)},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 1
+    assert f"the 2011 event stream's port 127.0.0.1:{port} (LEGACY_WS_PORT)" in done.stderr
+    assert "LEGACY_WS_PORT to another port, or 0 for none" in done.stderr

@@ -25,7 +25,7 @@ def serve_prod(*args: str, **env: str) -> tuple[subprocess.CompletedProcess, flo
         for key, value in os.environ.items()
         if key not in {"DATABASE_URL", "REDIS_URL", "NGINX"}
     }
-    environment.update(env)
+    environment.update({"LEGACY_WS_PORT": "0", **env})  # the stream module: its own case
     started = time.monotonic()
     result = subprocess.run(
         [sys.executable, "deploy/serve_prod.py", "--processes", "1", *args],
@@ -43,6 +43,11 @@ def serve_prod(*args: str, **env: str) -> tuple[subprocess.CompletedProcess, flo
     [
         (["--nginx", "/nonexistent/nginx"], {}, "nginx not found at /nonexistent/nginx"),
         (
+            ["--nginx", A_STAND_IN_NGINX],  # `nginx -V` says nothing: no stream module
+            {"LEGACY_WS_PORT": "8081"},
+            "nginx has no stream module for the 2011 event stream",
+        ),
+        (
             ["--nginx", A_STAND_IN_NGINX],
             {"REDIS_URL": f"redis://{NOTHING_LISTENS}/0"},
             "Redis at REDIS_URL does not answer",
@@ -53,7 +58,7 @@ def serve_prod(*args: str, **env: str) -> tuple[subprocess.CompletedProcess, flo
             "PostgreSQL database 'nowhere' at 127.0.0.1 cannot be reached",
         ),
     ],
-    ids=["nginx", "redis", "database"],
+    ids=["nginx", "stream-module", "redis", "database"],
 )
 def test_a_missing_prerequisite_stops_it_at_once_with_one_line(args, env, says) -> None:
     result, seconds = serve_prod(*args, **env)

@@ -4,7 +4,8 @@ The handshake is an HTTP request: Django's own ``HttpRequest.get_host()`` checks
 ``Host`` against ``ALLOWED_HOSTS`` (a socket to another host is refused, 403, as
 Django answers 400 to such a request), and ``places.origins`` says whether a page
 of another site opened it (that socket may listen, never act). An address may hold
-at most ``WS_MAX_SOCKETS_PER_ADDRESS`` sockets of this process at once.
+at most ``WS_MAX_SOCKETS_PER_ADDRESS`` sockets of this process at once, counted with
+its 2011 sockets of the legacy port (``places/realtime/legacy.py``): :func:`claim`.
 
 The scope then carries ``session_key`` (the session cookie) and ``cross_site`` (the
 header naming another site, or None). The user is not read here: each action reads
@@ -28,6 +29,8 @@ security_logger = logging.getLogger("django.security.DisallowedHost")
 
 #: Open sockets of this process per client address.
 _open: Counter[str] = Counter()
+#: Of those, the sockets of the 2011 port.
+_legacy = 0
 
 
 class SocketHandshake:
@@ -44,26 +47,48 @@ class SocketHandshake:
             security_logger.warning("WebSocket refused: %s", e)
             return await _refuse(receive, send)
         address = (scope.get("client") or ("", 0))[0] or ""
-        if _open[address] >= settings.WS_MAX_SOCKETS_PER_ADDRESS:
-            logger.warning("WebSocket refused: %s already holds %s sockets", address, _open[address])
+        if not claim(address):
             return await _refuse(receive, send)
         scope = dict(
             scope,
             session_key=request.COOKIES.get(settings.SESSION_COOKIE_NAME),
             cross_site=cross_site,
         )
-        _open[address] += 1
         try:
             return await self.inner(scope, receive, send)
         finally:
-            _open[address] -= 1
-            if not _open[address]:
-                del _open[address]
+            release(address)
+
+
+def claim(address: str, legacy: bool = False) -> bool:
+    """Count one more socket of ``address`` (of the 2011 port: ``legacy``), or False (logged)
+    when it holds its limit."""
+    global _legacy
+    if _open[address] >= settings.WS_MAX_SOCKETS_PER_ADDRESS:
+        logger.warning("WebSocket refused: %s already holds %s sockets", address, _open[address])
+        return False
+    _open[address] += 1
+    _legacy += legacy
+    return True
+
+
+def release(address: str, legacy: bool = False) -> None:
+    """A socket :func:`claim` counted has closed."""
+    global _legacy
+    _open[address] -= 1
+    _legacy -= legacy
+    if not _open[address]:
+        del _open[address]
 
 
 def open_sockets() -> int:
-    """WebSockets open on this process (``/metrics``)."""
+    """WebSockets open on this process, 2011 sockets included (``/metrics``)."""
     return sum(_open.values())
+
+
+def legacy_sockets() -> int:
+    """Of those, the 2011 port's (``places/realtime/legacy.py``; ``/metrics``)."""
+    return _legacy
 
 
 async def _refuse(receive, send) -> None:

@@ -41,6 +41,13 @@ def text_frame(text: str) -> bytes:
     return header + payload
 
 
+def legacy_frame(text: str) -> bytes:
+    """One text frame of the 2011 WebSocket (draft-hixie-thewebsocketprotocol-75/-76 §4.2):
+    ``0x00``, the UTF-8 text, ``0xFF``. UTF-8 never holds the byte ``0xFF``, and compact
+    JSON writes a NUL as ``\\u0000``: the sentinels cannot occur inside."""
+    return b"\x00" + text.encode() + b"\xff"
+
+
 def unsent(transport) -> int:
     """Bytes a Twisted transport holds that the client has not taken yet."""
     data = getattr(transport, "dataBuffer", b"")

@@ -38,7 +38,7 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, workdir: Path, **env: str):
+    def __init__(self, workdir: Path, legacy: bool = False, **env: str):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
@@ -49,11 +49,16 @@ class Server:
             "DEALER_AUTOSTART": "1",
             "DEALER_LEASE_SECONDS": "1",
             "PYTHONUNBUFFERED": "1",
+            # no 2011 stream unless a test asks for one on a free port (legacy=True):
+            # 8081 may be another server's
+            "LEGACY_WS_PORT": str(free_port()) if legacy else "0",
             # events and counts of its own on a shared Redis (its siblings share them)
             "REDIS_PREFIX": f"e2e-{uuid.uuid4().hex[:10]}",
             **env,
         }
         self.env.pop("DJANGO_SETTINGS_MODULE", None)
+        #: The 2011 event stream's port (places/realtime/legacy.py), 0 when none.
+        self.legacy_port = int(self.env["LEGACY_WS_PORT"])
         self._pg_admin_url: str | None = None
         base = os.environ.get("DATABASE_URL", "")
         if base.startswith(("postgres://", "postgresql://")):
@@ -80,6 +85,9 @@ class Server:
         other.ws_url = f"ws://127.0.0.1:{other.port}"
         other.workdir = self.workdir
         other.env = {**self.env, **env}
+        if self.legacy_port and "LEGACY_WS_PORT" not in env:
+            other.env["LEGACY_WS_PORT"] = str(free_port())
+        other.legacy_port = int(other.env["LEGACY_WS_PORT"])
         other._pg_admin_url = None
         other.process = None
         other.log = open(self.workdir / f"daphne-{other.port}.log", "ab")  # noqa: SIM115

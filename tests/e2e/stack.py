@@ -49,10 +49,12 @@ class Stack:
         self,
         server: Server,
         processes: int = 2,
+        legacy: bool = False,
         tls: tuple[Path, Path] | None = None,
         **env: str,
     ):
-        """``tls``: a certificate and its key, for nginx to serve https:// and wss://."""
+        """``legacy``: nginx serves the 2011 event stream too; ``tls``: a certificate and
+        its key, for nginx to serve https:// and wss://."""
         require_nginx()
         self.server = server
         listen = free_port()
@@ -61,16 +63,21 @@ class Stack:
         secure = "s" if tls else ""
         self.url = f"http{secure}://127.0.0.1:{listen}"
         self.ws_url = f"ws{secure}://127.0.0.1:{listen}"
+        #: nginx's port for the 2011 event stream (``legacy``), 0 when none.
+        self.legacy_port = free_port() if legacy else 0
         self.env = {
             **server.env,
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "SECRET_KEY": "a-test-stack-secret-key-of-some-length-0123456789",
+            "LEGACY_WS_PORT": str(self.legacy_port),
             **env,
         }
         self.log_path = server.workdir / "stack.log"
         self.log = open(self.log_path, "ab")  # noqa: SIM115 - closed in stop()
         command = [sys.executable, "deploy/serve_prod.py", "--processes", str(processes)]
         command += ["--listen", f"127.0.0.1:{listen}", "--first-port", str(first)]
+        if legacy:  # each process's own 2011 port, behind nginx's
+            command += ["--first-legacy-port", str(free_ports(processes))]
         self.run_dir = server.workdir / "nginx"
         command += ["--run-dir", str(self.run_dir)]
         if tls:

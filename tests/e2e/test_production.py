@@ -1,8 +1,9 @@
 """The production layout, for real: Debian's nginx in front of two server processes
 (``deploy/serve_prod.py``, production settings) on PostgreSQL and Redis. A place is
 played through nginx by bots over both transports, watched by a spectator on each
-process and one through nginx; every stream is checked against the database's event
-log and replayed with the engine.
+process and one through nginx, and a 2011 client (hixie-75) through nginx's stream
+proxy; every stream is checked against the database's event log and replayed with
+the engine.
 
 Needs Redis and nginx: CI runs it in its PostgreSQL + Redis step (``.ci/run``
 installs nginx).
@@ -11,10 +12,12 @@ installs nginx).
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 
 from tests.e2e.event_replay import check_stream
+from tests.e2e.legacy_client import Legacy
 from tests.e2e.server import NEEDS_REDIS
 from tests.e2e.stack import Stack
 from tests.e2e.test_place_with_bots import NAMES, create_place, finish_bots, watch_all
@@ -27,7 +30,7 @@ def stack(tmp_path):
     from tests.e2e.server import Server
 
     server = Server(tmp_path)  # the database (and Redis prefix); its own daphne stays off
-    s = Stack(server)
+    s = Stack(server, legacy=True)
     yield s
     s.stop()
     server.stop()
@@ -49,6 +52,9 @@ async def test_a_place_through_nginx_reaches_a_spectator_on_each_process(stack):
         "nginx": stack.ws_url,
     }
     streams, watchers = await watch_all(urls, place_id)
+    old = await Legacy.connect(stack.legacy_port)  # through nginx's stream proxy
+    assert old.head.startswith(b"HTTP/1.1 101 Web Socket Protocol Handshake\r\n")
+    old_stream = asyncio.ensure_future(old.place(place_id))
     transports = ["ws", "http", "ws", "http", "ws"]
     bots = [
         front.bot(place_id, n, f"{n}-pw", "greedy", t)
@@ -59,6 +65,8 @@ async def test_a_place_through_nginx_reaches_a_spectator_on_each_process(stack):
         await asyncio.wait_for(done.wait(), timeout=180)
         await task
     await asyncio.to_thread(finish_bots, bots)
+    streams["2011, nginx"] = [json.loads(t) for t in await asyncio.wait_for(old_stream, 60)]
+    old.close()
 
     log = front.events(place_id)
     for label, events in streams.items():

@@ -114,6 +114,7 @@ class Command(BaseCommand):
             time.sleep(1.0)  # the bots log in and connect before the first turn
             if place.state == Place.State.WAITING:
                 services.schedule_start(place.id)
+            legacy = settings.LEGACY_WS_PORT
             self.stdout.write(
                 f"\nDemo place {place.id} is playing ({games} games, a step every {pace} s).\n"
                 f"  live:    {base}/places/{place.id}/\n"
@@ -121,7 +122,12 @@ class Command(BaseCommand):
                 f"  home:    {base}/\n"
                 f"  admin:   {base}/admin/  (user {STAFF[0]}, password {STAFF[1]})\n"
                 f"  API:     {base}/api/docs/\n"
-                "Ctrl-C stops the server, the bots and the demo place.\n"
+                + (
+                    f"  2011:    ws://{host}:{legacy}/  (the 2011 bots' WebSocket)\n"
+                    if legacy
+                    else ""
+                )
+                + "Ctrl-C stops the server, the bots and the demo place.\n"
             )
             for bot in bots:
                 bot.wait()
