@@ -71,6 +71,11 @@ ALREADY_STARTED = _define("ALREADY_STARTED", 409, "the place has already been st
 TURN_OPEN = _define("TURN_OPEN", 409, "a turn is open: waiting for the player")
 INVALID_TOURNAMENT = _define("INVALID_TOURNAMENT", 400, "the tournament cannot be made so")
 
+# -- importing a tndhms log ----------------------------------------------------------------
+INVALID_LOG = _define("INVALID_LOG", 400, "the log cannot be read")
+LOG_DISAGREES = _define("LOG_DISAGREES", 422, "the log's games are not as the engine plays them")
+ALREADY_IMPORTED = _define("ALREADY_IMPORTED", 409, "this log was imported already")
+
 # -- practice against the house bots -----------------------------------------------------
 UNKNOWN_STRATEGY = _define("UNKNOWN_STRATEGY", 400, "no house strategy of that name")
 TOO_MANY_PRACTICES = _define(

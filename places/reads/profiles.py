@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from django.contrib.auth import get_user_model
 
 from places.engine.cards import mask_of
-from places.engine.place import points_for
 from places.engine.plays import read_play
+from places.engine.rules import Rules, rules_named
 from places.models import PLAYERS_PER_PLACE, Game, HouseBot, Place, Player, Rank, Rating, Turn
 from places.reads.ratings import RatingPoint, history
 
@@ -162,12 +162,21 @@ def _read_games(found: Profile, user_id: int, seats: dict[int, int]) -> None:
     """Ranks, points, places and head to head: every rank of the games the user finished."""
     rows = Rank.objects.filter(
         game__place_id__in=set(seats.values()), game__status=Game.FINISHED
-    ).values_list("game_id", "game__place_id", "player_id", "player__user__username", "rank")
+    ).values_list(
+        "game_id",
+        "game__place_id",
+        "game__place__rules",
+        "player_id",
+        "player__user__username",
+        "rank",
+    )
     by_game: dict[int, list[tuple[int, str, int]]] = defaultdict(list)
     place_of: dict[int, int] = {}
-    for game_id, place_id, player_id, username, rank in rows:
+    rules_of: dict[int, Rules] = {}
+    for game_id, place_id, rules, player_id, username, rank in rows:
         by_game[game_id].append((player_id, username, rank))
         place_of[game_id] = place_id
+        rules_of[game_id] = rules_named(rules)
     mine = set(seats)
     per_place: Counter[int] = Counter()
     points_in: Counter[int] = Counter()
@@ -178,6 +187,7 @@ def _read_games(found: Profile, user_id: int, seats: dict[int, int]) -> None:
             continue
         my_rank = own[1]
         players = len(ranks)
+        points_for = rules_of[game_id].points_for
         my_points = points_for(my_rank, players)
         found.games += 1
         found.points += my_points
