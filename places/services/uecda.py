@@ -63,7 +63,8 @@ def store_finished_games(
     """Write finished games of a ``uecda`` place from their version 2 records, in order.
 
     Call inside the transaction that holds the place's row; ``players`` are the
-    place's, by number (``Player.seat``). ``over``: the place ends with them.
+    place's, by number (``Player.seat``). ``over``: the engine state says the place
+    ended with them (its ``state`` and ``finished_at`` are the caller's to set).
     """
     games = Game.objects.bulk_create(
         [

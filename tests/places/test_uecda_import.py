@@ -13,10 +13,13 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
+from django.db import transaction
+from django.utils import timezone
 
 from places import errors, services
 from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME
-from places.engine.uecda_log import parse_log
+from places.engine.uecda_log import parse_log, referee
+from places.engine.uecda_record import record_of_logged
 from places.models import Game, Place, Player, Rank, Rating, RatingChange, Tournament
 from places.reads import standings
 from places.reads.profiles import profile
@@ -219,3 +222,28 @@ def test_the_place_status_json_of_an_imported_place(db):
     place = Place.objects.get()
     data = json.loads(run("place_status", str(place.id), "--json")[0])
     assert (data["rules"], data["state"], data["games_played"]) == (UECDA_NAME, "finished", 250)
+
+
+def test_finished_games_are_stored_one_unit_at_a_time(db):
+    """The unit a UECda server writes as each game ends: the Game row with its record,
+    its Rank rows and the points, the place running until the last."""
+    log = parse_log(FIXTURE.read_text(encoding="ascii").splitlines())
+    done = list(referee(log))[:3]
+    model = get_user_model()
+    users = [model.objects.create_user(name) for name in log.names]
+    place = Place.objects.create(title="Live", game_count=3, rules=UECDA_NAME)
+    players = Player.objects.bulk_create(
+        Player(place=place, user=user, seat=p) for p, user in enumerate(users)
+    )
+    head = {"id": place.id, "title": place.title, "games": 3}
+    for i, game in enumerate(done):
+        with transaction.atomic():
+            locked = Place.objects.select_for_update().get(pk=place.pk)
+            record = record_of_logged(log, game, head)
+            uecda.store_finished_games(locked, players, [record], timezone.now(), over=i == 2)
+        status = standings.status(Place.objects.get(pk=place.pk))
+        assert status["games_played"] == i + 1
+        by_name = {s["name"]: s["points"] for s in status["standings"]}
+        assert [by_name[n] for n in log.names] == list(log.games[i].points)
+    assert RatingChange.objects.count() == 15  # a place is rated unless said otherwise
+    assert Game.objects.get(place=place, no=2).record["ranks_before"] is not None
