@@ -74,3 +74,19 @@ def test_the_deal_position_is_the_hands_after_the_exchange(imported):
     record = game_record(imported.id, 2)
     first = positions(record)[0]
     assert first["hands"] == record["hands"] and first["table"] == [] and first["lock"] is None
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/", "/places/{id}/", "/places/{id}/state.json", "/users/stock0", "/users/stock0.json"],
+)
+def test_the_other_pages_of_an_imported_place_answer(client, imported, path):
+    response = client.get(path.format(id=imported.id))
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert imported.title in text or "stock0" in text
+
+
+def test_an_imported_players_profile_counts_the_log(client, imported):
+    data = client.get("/users/stock0.json").json()
+    assert data["games"] == 250 and data["points"] == TOTAL_POINT[0]
