@@ -44,6 +44,8 @@ from places.wire.records import order_name
 
 #: How many disagreements a refusal names (the rest are counted).
 NAMED_DISAGREEMENTS = 5
+#: Games whose records are made and written together (a log may hold 99,999 games).
+WRITTEN_AT_ONCE = 500
 
 
 @dataclass(frozen=True)
@@ -226,8 +228,11 @@ def import_tndhms_log(
                 Player(place=place, user=user, seat=p) for p, user in enumerate(users)
             )
             head = {"id": place.id, "title": title, "games": total}
-            records = [record_of_logged(log, done, head, seed or None) for done in agreed]
-            store_finished_games(place, players, records, now, over=True)
+            for start in range(0, len(agreed), WRITTEN_AT_ONCE):
+                part = agreed[start : start + WRITTEN_AT_ONCE]
+                records = [record_of_logged(log, done, head, seed or None) for done in part]
+                over = start + WRITTEN_AT_ONCE >= len(agreed)
+                store_finished_games(place, players, records, now, over=over)
     except IntegrityError:
         if not Place.objects.filter(imported_from=digest).exists():
             raise

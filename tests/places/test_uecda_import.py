@@ -247,3 +247,13 @@ def test_finished_games_are_stored_one_unit_at_a_time(db):
         assert [by_name[n] for n in log.names] == list(log.games[i].points)
     assert RatingChange.objects.count() == 15  # a place is rated unless said otherwise
     assert Game.objects.get(place=place, no=2).record["ranks_before"] is not None
+
+
+def test_a_long_log_is_written_a_part_at_a_time_to_the_same_end(db, monkeypatch):
+    monkeypatch.setattr(uecda, "WRITTEN_AT_ONCE", 100)  # 250 games: three parts
+    place = uecda.import_tndhms_log(fixture_bytes()).place
+    status = standings.status(place)
+    assert (status["state"], status["games_played"]) == ("finished", 250)
+    by_name = {s["name"]: s["points"] for s in status["standings"]}
+    assert [by_name[f"stock{p}"] for p in range(5)] == TOTAL_POINT
+    assert Game.objects.filter(place=place).count() == 250
