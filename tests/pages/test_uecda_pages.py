@@ -30,6 +30,7 @@ def test_the_results_page_of_an_imported_place(client, imported):
     text = response.content.decode()
     assert imported.title in text and "stock0" in text
     assert str(TOTAL_POINT[0]) in text
+    assert 'id="rules"' in text and "UECda (tndhms&#x27;s defaults)" in text
     table = list(csv.reader(io.StringIO(client.get(f"/places/{imported.id}/results.csv").text)))
     body = table[1:]
     assert len(body) == 250 * 5
@@ -90,3 +91,8 @@ def test_the_other_pages_of_an_imported_place_answer(client, imported, path):
 def test_an_imported_players_profile_counts_the_log(client, imported):
     data = client.get("/users/stock0.json").json()
     assert data["games"] == 250 and data["points"] == TOTAL_POINT[0]
+
+
+def test_a_2011_place_shows_no_rules_badge(client, finished_place):
+    text = client.get(f"/places/{finished_place.id}/results").content.decode()
+    assert 'id="rules"' not in text
