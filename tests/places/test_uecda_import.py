@@ -257,3 +257,24 @@ def test_a_long_log_is_written_a_part_at_a_time_to_the_same_end(db, monkeypatch)
     by_name = {s["name"]: s["points"] for s in status["standings"]}
     assert [by_name[f"stock{p}"] for p in range(5)] == TOTAL_POINT
     assert Game.objects.filter(place=place).count() == 250
+
+
+def test_a_log_of_other_rules_names_the_rule_and_writes_nothing(db, tmp_path):
+    other = tmp_path / "other.log"
+    other.write_bytes(fixture_bytes().replace(b"RULE_SHIBARI% YES", b"RULE_SHIBARI% NO"))
+    with pytest.raises(CommandError, match=r"^line \d+: the match was played with RULE_SHIBARI NO"):
+        run("import_tndhms_log", str(other))
+    assert nothing_written()
+
+
+def test_a_title_too_long_is_refused_before_anything_is_written(db):
+    with pytest.raises(errors.Refused, match="the title must have 1 to 20 characters") as e:
+        uecda.import_tndhms_log(fixture_bytes(), title="x" * 21)
+    assert e.value.code == errors.INVALID_PLACE
+    assert nothing_written()
+
+
+def test_the_tournament_admin_shows_the_rules(admin_client, users):
+    services.create_tournament("Cup", [u.username for u in users], game_count=1)
+    page = admin_client.get("/admin/places/tournament/").content.decode()
+    assert "column-rules" in page and "daihinmin 2011 (the platform&#x27;s rules)" in page
