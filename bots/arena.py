@@ -9,12 +9,17 @@ as the server does, so a strategy that does well here does as well over the wire
 played in places (the exchange links a place's games); the seating turns round by
 one seat from place to place, so that luck of the seat cancels out; the deals come
 from ``--seed``, so a run is repeatable.
+
+``--rules uecda`` plays the UECda rules instead (``places.engine.uecda``, tndhms's
+defaults): the strategies are the samples' UECda versions (``bots.strategies.UecdaView``),
+a place is a tndhms match (its seats drawn anew every five games), and points are 5 … 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import random
 import secrets
 import sys
 import time
@@ -22,11 +27,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from bots.stats import Interval, mean_interval
-from bots.strategies import STRATEGIES, Strategy, resolve
+from bots.strategies import (
+    STRATEGIES,
+    Strategy,
+    UecdaStrategy,
+    UecdaView,
+    resolve,
+    resolve_uecda,
+    uecda_give,
+)
 from places.engine import events as ev
 from places.engine import place as pl
+from places.engine import uecda as u
 from places.engine.cards import DECK_MASK
 from places.engine.deal import game_rng
+from places.engine.rules import DAIHINMIN_2011_NAME, PROFILES, UECDA, rules_named
+from places.engine.uecda_legal import legal_moves
 
 logger = logging.getLogger(__name__)
 
@@ -113,14 +129,70 @@ def play_place(
     return misses
 
 
+PASS_MOVE = u.analyze(0, 0)
+
+
+def _uecda_answer(strategy: UecdaStrategy, view: UecdaView) -> u.Move | None | Exception:
+    """What the strategy submits, or the error it made."""
+    try:
+        move = strategy(view)
+    except Exception as e:  # a bot author's bug: reported, the run goes on
+        return e
+    if move is not None and not isinstance(move, u.Move):
+        return TypeError(f"answered {move!r}, not a Move or None")
+    return move
+
+
+def play_uecda_place(
+    strategies: Sequence[UecdaStrategy],
+    games: int,
+    deal_seed: str,
+    on_game: Callable[[tuple[int, ...]], None],
+    on_failure: Callable[[int, Exception], None],
+) -> list[int]:
+    """Play one tndhms match of ``games`` games by the uecda rules; ``strategies`` and
+    ``on_game(ranks)`` by player number. Returns the rejected submissions by player.
+
+    A strategy that raises or answers no move passes (tndhms would wait for it);
+    a 20-pass draw is settled by the match's generator, as tndhms does.
+    """
+    rng = random.Random(deal_seed)
+    match = u.UecdaMatch(UECDA)
+    rejected = [0] * PLAYERS
+    for _ in range(games):
+        deal = u.deal_game(match, rng)
+        choices: list[int | None] = [None, None]
+        if deal.ranks is not None:
+            paid, _ = u.tribute(deal.dealt, deal.ranks)
+            for i, (rank, n) in enumerate(((1, 2), (2, 1))):
+                rich = deal.ranks.index(rank)
+                choices[i] = uecda_give(strategies[rich], paid[rich], n)
+        g, _ = u.start_game(deal, UECDA, *choices)
+        while g.phase == u.TURN:
+            p = g.turn
+            view = UecdaView(g.hands[p], g.stage, g.revolution, g.locked, legal_moves(g, p))
+            answer = _uecda_answer(strategies[p], view)
+            if isinstance(answer, Exception):
+                on_failure(p, answer)
+                answer = None
+            g, done = u.submit(g, p, PASS_MOVE if answer is None else answer)
+            rejected[p] += answer is not None and not done.accepted
+        if g.phase == u.DRAW:
+            g = u.settle_draw(g, u.draw_order(g, rng))
+        match = u.finish_game(match, deal, g)
+        on_game(g.ranks)
+    return rejected
+
+
 @dataclass
 class Run:
-    """A run of the arena: who plays, how many games, which seed."""
+    """A run of the arena: who plays, how many games, which seed, by which rules."""
 
     specs: Sequence[str]
     games: int
     seed: int
     games_per_place: int = 50
+    rules: str = DAIHINMIN_2011_NAME
 
     def places(self) -> list[int]:
         """Games in each place: full places, then what is left."""
@@ -133,12 +205,14 @@ class Run:
             Entrant(n, s) for n, s in zip(entrant_names(self.specs), self.specs, strict=True)
         ]
         done = 0
+        uecda = self.rules == UECDA.name
+        pick, play = (resolve_uecda, play_uecda_place) if uecda else (resolve, play_place)
+        points_for = rules_named(self.rules).points_for
         for no, games in enumerate(self.places()):
             # place ``no`` seats entrant i at seat (i + no) % 5: each seat in turn
             seated = [entrants[(seat - no) % PLAYERS] for seat in range(PLAYERS)]
             strategies = [
-                resolve(e.spec, self.seed * 1_000_003 + no * PLAYERS + i)
-                for i, e in enumerate(seated)
+                pick(e.spec, self.seed * 1_000_003 + no * PLAYERS + i) for i, e in enumerate(seated)
             ]
             for seat, e in enumerate(seated):
                 e.seats[seat] += 1
@@ -146,7 +220,7 @@ class Run:
             def on_game(ranks: tuple[int, ...], seated: list[Entrant] = seated) -> None:
                 nonlocal done
                 for seat, rank in enumerate(ranks):
-                    seated[seat].points.append(pl.points_for(rank, PLAYERS))
+                    seated[seat].points.append(points_for(rank, PLAYERS))
                     seated[seat].ranks[rank - 1] += 1
                 done += 1
                 progress(done)
@@ -157,7 +231,7 @@ class Run:
                     logger.warning("%s failed (its turns time out): %r", e.name, error)
                 e.failures += 1
 
-            misses = play_place(strategies, games, f"arena:{self.seed}:{no}", on_game, on_failure)
+            misses = play(strategies, games, f"arena:{self.seed}:{no}", on_game, on_failure)
             for seat, n in enumerate(misses):
                 seated[seat].misses += n
         return entrants
@@ -234,6 +308,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games-per-place", type=int, default=50)
     parser.add_argument("--seed", type=int, default=None, help="the same seed, the same games")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--rules",
+        choices=list(PROFILES),
+        default=DAIHINMIN_2011_NAME,
+        help="the rules played (uecda: tndhms's defaults, points 5 … 1)",
+    )
     args = parser.parse_args(argv)
     if len(args.player) != PLAYERS:
         parser.error(f"--player {PLAYERS} times (got {len(args.player)})")
@@ -241,7 +321,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--games and --games-per-place must be at least 1")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
-    run = Run(args.player, args.games, seed, args.games_per_place)
+    run = Run(args.player, args.games, seed, args.games_per_place, args.rules)
     show = not args.quiet and sys.stderr.isatty()
     start = time.perf_counter()
     entrants = run.play(ProgressBar(args.games) if show else lambda done: None)
@@ -252,6 +332,8 @@ def main(argv: list[str] | None = None) -> None:
         f" (seats turn round place by place), {args.games / elapsed:,.0f} games/s"
     )
     print(standings(entrants))
+    if args.rules == UECDA.name:
+        print(f"{UECDA.name} rules: 5 points for 1st … 1 for 5th (par 3.00), not the 2011 points")
     if len(places) % PLAYERS:
         print(f"seats are even only over a multiple of {PLAYERS} places: these sat", end=" ")
         print("; ".join(f"{e.name} {e.seats}" for e in entrants))

@@ -7,14 +7,22 @@
 One function, three places: a strategy runs unchanged in the arena
 (``python -m bots.arena``), over the wire (``python -m bots --strategy``) and, for the
 sample names, as a house bot the server plays itself. :func:`resolve` names them.
+
+The same three play the ``uecda`` rules (``UECDA_STRATEGIES``, :func:`resolve_uecda`):
+there a strategy sees a :class:`UecdaView`, whose ``moves`` are every move tndhms
+accepts now (the lock respected), and answers one of them or None (a pass). Before
+a game the rich give back their weakest cards, unless the strategy has a ``give``
+attribute ``give(hand, n) -> mask`` that says otherwise.
 """
 
 from __future__ import annotations
 
 import importlib
 import random as _random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
+from places.engine import uecda as u
 from places.engine.cards import INDEX_MASK, JOKER_MASK
 from places.engine.legal import legal_plays
 from places.engine.plays import Kind, Play
@@ -164,3 +172,109 @@ def resolve(spec: str, seed: int | None = None) -> Strategy:
     if not callable(function):
         raise ValueError(f"{spec!r}: {module_name} has no function {attr!r}")
     return function
+
+
+# -- the uecda rules -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class UecdaView:
+    """What a player sees on its turn of a UECda game."""
+
+    hand: int  # card mask (the joker at bit 53)
+    stage: u.Move | None  # the play to beat; None: the player leads
+    revolution: bool
+    locked: bool  # the trick is locked to the suits of ``stage``
+    moves: Sequence[u.Move]  # every move accepted now; a pass is always allowed
+
+
+UecdaStrategy = Callable[[UecdaView], "u.Move | None"]
+
+#: Column of the 2s and of the 3s in tndhms's table: the strongest number in force.
+_COLUMN_2, _COLUMN_3 = 13, 1
+
+
+def _uecda_strength(m: u.Move, revolution: bool) -> int:
+    """Stronger is higher: the column (reversed in a revolution); a lone joker above all."""
+    if m.kind == u.JOKER_SINGLE:
+        return 100
+    high = m.low + m.size - 1 if m.kind == u.STAIR else m.low
+    return 14 - high if revolution else m.low
+
+
+def _uecda_precious(m: u.Move, revolution: bool) -> bool:
+    """A move that spends the joker or the strongest number in force."""
+    top = _COLUMN_3 if revolution else _COLUMN_2
+    columns = m.size if m.kind == u.STAIR else 1
+    return bool(m.twos or m.kind == u.JOKER_SINGLE or m.low <= top < m.low + columns)
+
+
+def uecda_random_player(seed: int | None = None) -> UecdaStrategy:
+    rng = _random.Random(seed)
+
+    def choose(view: UecdaView) -> u.Move | None:
+        n = len(view.moves) + (view.stage is not None)
+        if n == 0:
+            return None
+        i = rng.randrange(n)
+        return None if i == len(view.moves) else view.moves[i]
+
+    return choose
+
+
+def uecda_greedy_player(seed: int | None = None) -> UecdaStrategy:
+    """The weakest move, most cards first among equals, keeping the joker and the
+    strongest number for the end (as ``greedy``)."""
+
+    def choose(view: UecdaView) -> u.Move | None:
+        if not view.moves:
+            return None
+        cheap = [m for m in view.moves if not _uecda_precious(m, view.revolution)]
+        if not cheap and view.stage is not None and view.hand.bit_count() > 3:
+            return None
+        return min(
+            cheap or view.moves, key=lambda m: (_uecda_strength(m, view.revolution), -m.size)
+        )
+
+    return choose
+
+
+def uecda_shedder_player(seed: int | None = None) -> UecdaStrategy:
+    """Most cards a move first (stairs and groups before singles), then the weakest;
+    spends the joker and the strongest number only with few cards left (as ``shedder``)."""
+
+    def choose(view: UecdaView) -> u.Move | None:
+        if not view.moves:
+            return None
+        finishing = [m for m in view.moves if m.cards == view.hand]
+        if finishing:
+            return finishing[0]
+        cheap = [m for m in view.moves if not _uecda_precious(m, view.revolution)]
+        if not cheap:
+            if view.stage is not None and view.hand.bit_count() > 4:
+                return None
+            cheap = list(view.moves)
+        return min(cheap, key=lambda m: (-m.size, _uecda_strength(m, view.revolution)))
+
+    return choose
+
+
+UECDA_STRATEGIES: dict[str, Callable[[int | None], UecdaStrategy]] = {
+    "random": uecda_random_player,
+    "greedy": uecda_greedy_player,
+    "shedder": uecda_shedder_player,
+}
+
+
+def uecda_give(strategy: UecdaStrategy, hand: int, n: int) -> int:
+    """The ``n`` cards a rich player gives back: its strategy's ``give``, else its weakest."""
+    give = getattr(strategy, "give", None)
+    return give(hand, n) if give is not None else u.weakest(hand, n)
+
+
+def resolve_uecda(spec: str, seed: int | None = None) -> UecdaStrategy:
+    """The UECda strategy a spec names: a sample name, or ``module:function`` (as
+    :func:`resolve`, the function taking a :class:`UecdaView`)."""
+    if spec in UECDA_STRATEGIES:
+        return UECDA_STRATEGIES[spec](seed)
+    return resolve(spec, seed)

@@ -148,8 +148,16 @@ class TournamentTableFilter(admin.SimpleListFilter):
 @admin.register(Place)
 class PlaceAdmin(admin.ModelAdmin):
     inlines = (PlayerInline,)
-    list_display = ("title", "state", "games", "pace_display", "time_limit", "created_at")
-    list_filter = ("state", "rated", TournamentTableFilter, "duplicate_deals")
+    list_display = (
+        "title",
+        "state",
+        "rules",
+        "games",
+        "pace_display",
+        "time_limit",
+        "created_at",
+    )
+    list_filter = ("state", "rules", "rated", TournamentTableFilter, "duplicate_deals")
     search_fields = ("title", "players__user__username", "=id")
     date_hierarchy = "created_at"
     actions = ("start", "next_step", "stop")
@@ -164,6 +172,7 @@ class PlaceAdmin(admin.ModelAdmin):
             {
                 "fields": (
                     "state",
+                    "rules",
                     "tournament_link",
                     "records",
                     "created_at",
@@ -187,6 +196,7 @@ class PlaceAdmin(admin.ModelAdmin):
         fixed = () if _waiting(obj) else services.FIXED_WHEN_STARTED
         return (
             "state",
+            "rules",  # made by the importer; the server does not play UECda places yet
             "tournament_link",
             "records",
             "created_at",
@@ -387,12 +397,28 @@ class TournamentForm(forms.ModelForm):
 class TournamentAdmin(admin.ModelAdmin):
     """Tournaments are made (with all their places) and started through the services."""
 
-    list_display = ("title", "format", "state", "entrant_count", "places_done", "created_at")
-    list_filter = ("state", "format", "rated")
+    list_display = (
+        "title",
+        "format",
+        "rules",
+        "state",
+        "entrant_count",
+        "places_done",
+        "created_at",
+    )
+    list_filter = ("state", "format", "rules", "rated")
     date_hierarchy = "created_at"
     search_fields = ("title", "=id")
     actions = ("start",)
-    readonly_fields = ("state", "pages", "entrant_list", "created_at", "started_at", "finished_at")
+    readonly_fields = (
+        "rules",
+        "state",
+        "pages",
+        "entrant_list",
+        "created_at",
+        "started_at",
+        "finished_at",
+    )
 
     def get_queryset(self, request):
         return (

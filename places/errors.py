@@ -83,6 +83,11 @@ HELD_BACK = _define(
     "held back until every place dealing the same cards has played them (docs/records.md)",
 )
 
+# -- importing a tndhms log ----------------------------------------------------------------
+INVALID_LOG = _define("INVALID_LOG", 400, "the log cannot be read")
+LOG_DISAGREES = _define("LOG_DISAGREES", 422, "the log's games are not as the engine plays them")
+ALREADY_IMPORTED = _define("ALREADY_IMPORTED", 409, "this log was imported already")
+
 # -- practice against the house bots -----------------------------------------------------
 UNKNOWN_STRATEGY = _define("UNKNOWN_STRATEGY", 400, "no house strategy of that name")
 TOO_MANY_PRACTICES = _define(

@@ -14,9 +14,25 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME
 from places.wire import records
 
 PLAYERS_PER_PLACE = 5
+
+#: The rules profiles a place or a tournament is played by (``places.engine.rules``).
+RULES_CHOICES = [
+    (DAIHINMIN_2011_NAME, _("daihinmin 2011 (the platform's rules)")),
+    (UECDA_NAME, _("UECda (tndhms's defaults)")),
+]
+
+
+def rules_field() -> models.CharField:
+    """The ``rules`` column of places and tournaments: 2011 unless said otherwise."""
+    return models.CharField(
+        _("rules"), max_length=16, choices=RULES_CHOICES, default=DAIHINMIN_2011_NAME
+    )
+
+
 TITLE_MAX_LENGTH = 20
 
 
@@ -95,6 +111,12 @@ class Place(models.Model):
     )
     #: The place's number in its tournament's schedule (0 first).
     table_no = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    #: The rules its games are played by. A ``uecda`` place's players are numbered
+    #: 0-4 by ``Player.seat`` (their seats change every few games, see its records).
+    rules = rules_field()
+    #: A place made from a tndhms log (``import_tndhms_log``): the SHA-256 of the log,
+    #: so that the same log is never imported twice; "" for a place played here.
+    imported_from = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["-id"]
@@ -102,7 +124,12 @@ class Place(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["tournament", "table_no"], name="one_place_per_table_no"
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["imported_from"],
+                condition=~models.Q(imported_from=""),
+                name="one_place_per_imported_log",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -179,6 +206,10 @@ class Game(models.Model):
         choices=[(RUNNING, _("running")), (FINISHED, _("finished"))], default=RUNNING
     )
     place_info = models.CharField(max_length=10, default=records.NORMAL)  # the order at its end
+    #: A finished game of a ``uecda`` place: its record (version 2, docs/records.md),
+    #: written with its Rank rows in the transaction that ends it. None for 2011 games,
+    #: whose records are read from their Hand and Turn rows.
+    record = models.JSONField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -296,6 +327,8 @@ class Tournament(models.Model):
     seed = models.CharField(_("seed"), max_length=32, blank=True, default="")
     max_running = models.PositiveSmallIntegerField(_("places running at once"), default=4)
     rated = models.BooleanField(_("rated"), default=True)
+    #: The rules of its places' games.
+    rules = rules_field()
     state = models.CharField(max_length=10, choices=State.choices, default=State.WAITING)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True, editable=False)

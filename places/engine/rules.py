@@ -67,6 +67,13 @@ class Rules:
     pass_draw: int = 0
     #: :data:`TRICK_END_TNDHMS` or :data:`TRICK_END_EVERYONE`.
     trick_end: str = TRICK_END_EVERYONE
+    #: The points of a game's last rank (each rank above scores one more): 0 in 2011,
+    #: 1 in tndhms (its 5/4/3/2/1).
+    last_points: int = 0
+
+    def points_for(self, rank: int, players: int) -> int:
+        """A game's points for ``rank`` (1 best) among ``players``."""
+        return players - rank + self.last_points
 
     def but(self, **changes: object) -> Rules:
         """The same profile with some switches changed (tests turn rules off one by one)."""
@@ -88,6 +95,7 @@ UECDA = Rules(
     rank_period=100,
     pass_draw=20,
     trick_end=TRICK_END_TNDHMS,
+    last_points=1,
 )
 
 PROFILES: dict[str, Rules] = {DAIHINMIN_2011_NAME: DAIHINMIN_2011, UECDA_NAME: UECDA}

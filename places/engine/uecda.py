@@ -32,7 +32,7 @@ import random
 from collections.abc import Sequence
 
 from .cards import MARK, NUMBER, index_of_number
-from .rules import TRICK_END_TNDHMS, Rules
+from .rules import TRICK_END_TNDHMS, UECDA, Rules
 
 PLAYERS = 5
 JOKER = 53  # the one joker of the 53-card deck; bit 53 of a hand
@@ -830,7 +830,7 @@ def start_game(
 
 def points_for(rank: int, players: int = PLAYERS) -> int:
     """A game's points: 5 for the daifugo … 1 for the daihinmin (tndhms ``5 - mibun``)."""
-    return players + 1 - rank
+    return UECDA.points_for(rank, players)
 
 
 def finish_game(match: UecdaMatch, deal: Deal, game: UecdaGame) -> UecdaMatch:

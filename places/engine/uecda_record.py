@@ -32,7 +32,8 @@ def written(mask: int) -> list[str]:
     return [format_card(c) for c in sorted_ids(mask)]
 
 
-def _mask(cards: Iterable[str]) -> int:
+def mask_of_written(cards: Iterable[str]) -> int:
+    """The card mask of cards in the record's written form."""
     mask = 0
     for text in cards:
         cid = parse_card(text)
@@ -122,7 +123,7 @@ def replay_game(record: Mapping, ranks_before: Sequence[int] | None = None) -> R
             f"recorded {recorded_before}, the game before ended {list(ranks_before)}",
         )
     seats = tuple(record["seats"])
-    dealt = tuple(_mask(h) for h in record["dealt"])
+    dealt = tuple(mask_of_written(h) for h in record["dealt"])
     everything = 0
     for h in dealt:
         if everything & h:
@@ -145,13 +146,13 @@ def replay_game(record: Mapping, ranks_before: Sequence[int] | None = None) -> R
         if choices is None:
             raise fail("exchange", "no choices of the rich recorded")
         hands, moves = u.exchange(
-            rules, dealt, recorded_before, _mask(choices["daifugo"]), _mask(choices["fugo"])
+            rules, dealt, recorded_before, mask_of_written(choices["daifugo"]), mask_of_written(choices["fugo"])
         )
         made = [{"from": x.giver, "to": x.receiver, "cards": written(x.cards)} for x in moves]
-        recorded = [{**x, "cards": written(_mask(x["cards"]))} for x in record["exchange"]]
+        recorded = [{**x, "cards": written(mask_of_written(x["cards"]))} for x in record["exchange"]]
         if recorded != made:
             raise fail("exchange", f"recorded {record['exchange']}, the engine makes {made}")
-    if [written(h) for h in hands] != [written(_mask(h)) for h in record["hands"]]:
+    if [written(h) for h in hands] != [written(mask_of_written(h)) for h in record["hands"]]:
         raise fail("hands", "the hands are not the dealt ones after the exchange")
     g = u.new_game(rules, hands, seats)
     for n, action in enumerate(record["actions"], start=1):

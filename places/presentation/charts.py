@@ -7,6 +7,7 @@ import math
 from dataclasses import dataclass
 
 from places.engine.place import points_for
+from places.engine.rules import rules_named
 from places.models import PLAYERS_PER_PLACE
 from places.presentation.cards import RANK_COLOURS, seat_colour
 from places.reads.ratings import RatingPoint
@@ -59,10 +60,11 @@ def points_chart(res: Results, width: int = 720, height: int = 320) -> Chart:
     left, right, top, bottom = 48, 16, 16, 48
     games = len(res.games)
     n = len(res.seats)
+    points_of = rules_named(res.place.rules).points_for
     cumulative = [[0] for _ in range(n)]
     for _no, ranks in res.games:
         for s, r in enumerate(ranks):
-            cumulative[s].append(cumulative[s][-1] + (points_for(r, n) if r else 0))
+            cumulative[s].append(cumulative[s][-1] + (points_of(r, n) if r else 0))
     top_value = max([max(c) for c in cumulative] + [1])
     y_step = _nice_step(top_value, 5)
     y_max = -(-top_value // y_step) * y_step

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from places.engine.place import points_for
+from places.engine.rules import rules_named
 from places.presentation.cards import seat_colour
 from places.reads.standings import Results
 
@@ -15,11 +15,12 @@ GAMES_SHOWN = 500
 def _cells(res: Results) -> Iterator[tuple[int, list[tuple[int | None, int, int]]]]:
     """Per game: its number and, per seat, (rank, points, running total)."""
     n = len(res.seats)
+    points_of = rules_named(res.place.rules).points_for
     running = [0] * n
     for no, ranks in res.games:
         cells = []
         for s, r in enumerate(ranks):
-            pts = points_for(r, n) if r else 0
+            pts = points_of(r, n) if r else 0
             running[s] += pts
             cells.append((r, pts, running[s]))
         yield no, cells

@@ -101,3 +101,20 @@ def replay_strings() -> dict[str, str]:
             "The record does not add up at turn %(turn)s: %(name)s does not hold %(cards)s."
         ),
     }
+
+
+def uecda_replay_strings() -> dict[str, str]:
+    """The words the replay of a UECda game adds (``static/js/replay-uecda.js``)."""
+    return {
+        "lock": _("Locked to %(suits)s"),
+        "locks": _("The lock: the same suits twice"),
+        "rejected": _("%(name)s submitted %(cells)s: rejected, a pass"),
+        "rejected_short": _("Rejected"),
+        "spade3": _("♠3 on the joker: the trick is cleared"),
+        "stands_for": _("the joker as %(card)s"),
+        "draw": _("20 passes in a row: the players still in drew their ranks"),
+        "seat_no": _("seat %(n)s"),
+        "choice": _("%(rank)s chose %(cards)s"),
+        "no_exchange_uecda": _("No exchange: the first game of a rank period has none."),
+        "points_per_game": _("%(n)s points"),
+    }

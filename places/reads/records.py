@@ -1,4 +1,7 @@
-"""Game records (format version 1, ``docs/records.md``): one finished game as plain data.
+"""Game records (``docs/records.md``): one finished game as plain data.
+
+Version 1 (a 2011 game) is read from its Hand and Turn rows; version 2 (a game of
+a ``uecda`` place) is kept whole in its Game row and served as kept.
 
 A record shows every hand, so only finished games have one, and the seed would let
 anyone compute the deals to come: which games and whether the seed a reader may
@@ -110,11 +113,11 @@ def records_after(head: PlaceHead, after: int, limit: int) -> list[dict]:
     games = list(
         Game.objects.filter(place_id=head.id, status=Game.FINISHED, no__gt=after, no__lte=last)
         .order_by("no")
-        .values_list("id", "no", "place_info")
+        .values_list("id", "no", "place_info", "record")
     )
     if not games:
         return []
-    ids = [game_id for game_id, _, _ in games]
+    ids = [game_id for game_id, _, _, _ in games]
     seat_of = {s.player_id: s.no for s in head.seats}
     players = len(head.seats)
 
@@ -156,9 +159,23 @@ def records_after(head: PlaceHead, after: int, limit: int) -> list[dict]:
         return ranks.get(no - 1)
 
     return [
-        _record(head, no, place_info, hands[game_id], actions[game_id], ranks[no], exchanged_by(no))
-        for game_id, no, place_info in games
+        _kept(head, kept)
+        if kept is not None
+        else _record(
+            head, no, place_info, hands[game_id], actions[game_id], ranks[no], exchanged_by(no)
+        )
+        for game_id, no, place_info, kept in games
     ]
+
+
+def _kept(head: PlaceHead, record: dict) -> dict:
+    """A game that keeps its record (version 2, a ``uecda`` place): as kept, with the
+    place as it is now and the seed only once the place is over, as version 1."""
+    return {
+        **record,
+        "place": {"id": head.id, "title": head.title, "games": head.game_count},
+        "seed": head.seed,
+    }
 
 
 def _written(ids: list[int]) -> list[str]:

@@ -143,6 +143,7 @@ def status(place: Place) -> dict:
         "place": place.id,
         "title": place.title,
         "state": place.state,
+        "rules": place.rules,
         "game_no": state.game_no if state else 0,
         "game_count": place.game_count,
         "games_played": finished_games(state),

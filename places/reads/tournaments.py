@@ -19,6 +19,7 @@ from django.db.models import Count, Q
 
 from bots.stats import bootstrap_interval
 from places.engine.place import points_for
+from places.engine.rules import DAIHINMIN_2011_NAME
 from places.models import PLAYERS_PER_PLACE, Entrant, Game, Place, Player, Rank, Tournament
 from places.reads.lists import games_finished_by_tournament
 
@@ -87,6 +88,7 @@ class TournamentView:
     entrants: list[str] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     standings: list[Standing] = field(default_factory=list)
+    rules: str = DAIHINMIN_2011_NAME
 
     @property
     def games_finished(self) -> int:
@@ -112,6 +114,7 @@ class TournamentView:
             "time_bank": self.time_bank,
             "max_running": self.max_running,
             "rated": self.rated,
+            "rules": self.rules,
             "seed": self.seed,
             "created_at": _iso(self.created_at),
             "started_at": _iso(self.started_at),
@@ -148,6 +151,7 @@ def tournament(tournament_id: int) -> TournamentView | None:
         time_bank=t.time_bank,
         max_running=t.max_running,
         rated=t.rated,
+        rules=t.rules,
         seed=(t.seed or None) if t.state == Tournament.State.FINISHED else None,
         created_at=t.created_at,
         started_at=t.started_at,

@@ -19,7 +19,7 @@ deadlock; a user's opponent and think-time rows are written only under that lock
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -30,6 +30,7 @@ from places import rows
 from places.engine.cards import mask_of
 from places.engine.place import points_for
 from places.engine.plays import read_play
+from places.engine.rules import UECDA, UECDA_NAME
 from places.models import PLAYERS_PER_PLACE, Game, Place, Player, Turn
 
 #: What a turn row gives the tally, in this order.
@@ -87,11 +88,16 @@ class Tally:
     places: dict[int, list[int]] = field(default_factory=dict)
 
     def add_rank(
-        self, player_id: int, rank: int, others: Iterable[tuple[int, int]], n: int
+        self,
+        player_id: int,
+        rank: int,
+        others: Iterable[tuple[int, int]],
+        n: int,
+        points: Callable[[int, int], int] = points_for,
     ) -> None:
         """One finished game: the user's rank among ``n`` players, and the others'
-        ``(user_id, rank)``."""
-        mine = points_for(rank, n)
+        ``(user_id, rank)``; ``points``: the game's rules' (``Rules.points_for``)."""
+        mine = points(rank, n)
         self.games += 1
         self.points += mine
         self.rank_counts[rank - 1] += 1
@@ -103,7 +109,7 @@ class Tally:
             o[0] += 1
             o[1] += rank < their_rank
             o[2] += mine
-            o[3] += points_for(their_rank, n)
+            o[3] += points(their_rank, n)
 
     def add_turn(self, outcome, reason, cards, table, revolution, opened_at, settled_at) -> None:
         """One settled turn. Think time is over the turns answered (a timeout is the limit,
@@ -140,7 +146,12 @@ class Seated:
     rank: int
 
 
-def tally_game(players: Sequence[Seated], turns: Iterable[tuple], into: dict[int, Tally]) -> None:
+def tally_game(
+    players: Sequence[Seated],
+    turns: Iterable[tuple],
+    into: dict[int, Tally],
+    points: Callable[[int, int], int] = points_for,
+) -> None:
     """Add one finished game (its players and its settled turns, ``TURN_FIELDS`` + ``TIMES``)
     to the tallies of the users in ``into`` (others are left out)."""
     n = len(players)
@@ -148,7 +159,7 @@ def tally_game(players: Sequence[Seated], turns: Iterable[tuple], into: dict[int
     for p in players:
         if p.user_id in into:
             others = ((q.user_id, q.rank) for q in players if q is not p)
-            into[p.user_id].add_rank(p.player_id, p.rank, others, n)
+            into[p.user_id].add_rank(p.player_id, p.rank, others, n, points)
     for player_id, *turn in turns:
         tally = into.get(user_of.get(player_id))
         if tally is not None:
@@ -170,6 +181,15 @@ def count_game(game_id: int, players: Sequence[Seated]) -> None:
         )
     tallies = {p.user_id: Tally() for p in players}
     tally_game(players, turns, tallies)
+    _add(tallies, installed_apps)
+
+
+def count_games(games: Sequence[Sequence[Seated]], points: Callable[[int, int], int]) -> None:
+    """Add finished games without turn rows (a UECda place's: ``places/services/uecda.py``)
+    to their players' profiles, inside the change that writes them."""
+    tallies = {p.user_id: Tally() for players in games for p in players}
+    for players in games:
+        tally_game(players, (), tallies, points)
     _add(tallies, installed_apps)
 
 
@@ -280,6 +300,14 @@ def recount(user_ids: Iterable[int] | None = None, apps=installed_apps) -> None:
     games = Games.objects.filter(
         place_id__in=players.values("place_id"), status=Game.FINISHED
     ).order_by("id")
+    # a game is tallied with its rules' points (5…1 under uecda); before the rules
+    # migration every game was the 2011 rules'
+    place_fields = {f.name for f in apps.get_model("places", "Place")._meta.get_fields()}
+    uecda_games = (
+        set(games.filter(place__rules=UECDA_NAME).values_list("id", flat=True))
+        if "rules" in place_fields
+        else set()
+    )
     for chunk in _chunks(list(games.values_list("id", flat=True)), 500):
         seated: dict[int, list[Seated]] = {}
         for game_id, player_id, user_id, rank in Rank.objects.filter(game_id__in=chunk).values_list(
@@ -292,7 +320,8 @@ def recount(user_ids: Iterable[int] | None = None, apps=installed_apps) -> None:
         ).values_list("game_id", *TURN_FIELDS, *TIMES):
             turns.setdefault(game_id, []).append(turn)
         for game_id in chunk:
-            tally_game(seated.get(game_id, []), turns.get(game_id, []), tallies)
+            points = UECDA.points_for if game_id in uecda_games else points_for
+            tally_game(seated.get(game_id, []), turns.get(game_id, []), tallies, points)
     _add(tallies, apps, fresh=True)
 
 

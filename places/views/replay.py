@@ -3,6 +3,8 @@
 Read-only, and drawn in the browser from the game's record alone
 (``static/js/replay.js`` reads ``record.json``, or a record file the person
 opens), so that any record, from this server or not, replays the same way.
+A game of a ``uecda`` place is drawn by ``static/js/replay-uecda.js`` from its
+record and the positions the engine works out of it (``places.presentation.replay_uecda``).
 """
 
 from __future__ import annotations
@@ -11,10 +13,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
+from places.engine.rules import UECDA_NAME
 from places.models import PLAYERS_PER_PLACE, Place
 from places.presentation.cards import seat_colour
-from places.presentation.strings import replay_strings
+from places.presentation.replay_uecda import positions
+from places.presentation.strings import replay_strings, uecda_replay_strings
 from places.reads.disclosure import disclosure
+from places.reads.records import game_record
 from places.views import is_staff, read_only
 from places.wire.record_schema import schema
 
@@ -36,6 +41,16 @@ def replay(request: HttpRequest, place_id: str, game_no: str) -> HttpResponse:
         # a record file is checked against the format's schema before it is drawn
         "schema": schema(),
     }
+    uecda = place.rules == UECDA_NAME
+    if uecda and game <= finished:
+        # the UECda game is drawn as the engine plays it (static/js/replay-uecda.js)
+        record = game_record(place.id, game, staff=is_staff(request))
+        if record is not None:
+            config.update(
+                record=record,
+                positions=positions(record),
+                strings={**config["strings"], **uecda_replay_strings()},
+            )
     context = {
         "title": f"{place.title} · game {game} · daihinmin",
         "place": place,
@@ -44,5 +59,6 @@ def replay(request: HttpRequest, place_id: str, game_no: str) -> HttpResponse:
         "previous": game - 1 if game > 1 else None,
         "next": game + 1 if game < finished else None,
         "config": config,
+        "uecda": uecda,
     }
     return render(request, "places/replay.html", context)

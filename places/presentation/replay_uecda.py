@@ -1,0 +1,99 @@
+"""A UECda game's positions for the replay page, worked out by the engine from its record.
+
+The 2011 replay (``static/js/replay.js``) works each position out in the browser;
+the UECda rules (the lock and its suits, revolutions that flip at once, the ♠3
+return, the 20-pass draw) are the engine's to say, so the page of a UECda game
+(``static/js/replay-uecda.js``) draws the positions listed here, one per
+submission, as :mod:`places.engine.uecda` plays them from the version 2 record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from places.engine import uecda as u
+from places.engine.rules import UECDA
+from places.engine.uecda_record import mask_of_written, replay_game, verdict, written
+
+#: The suits of a lock as the page names them: rows 0-3 of tndhms's table.
+SUITS = ("S", "H", "D", "C")
+
+
+def _table(m: u.Move | None) -> list[dict]:
+    """The cards a move lays: each real card, or the joker and the card it stands for."""
+    if m is None:
+        return []
+    cells = []
+    for c in range(75):
+        if m.ones >> c & 1:
+            cells.append({"card": written(1 << u.CARD_OF_CELL[c])[0], "stands_for": None})
+        elif m.twos >> c & 1:
+            real = u.CARD_OF_CELL[c]
+            cells.append({"card": "joker", "stands_for": written(1 << real)[0] if real else None})
+    return cells
+
+
+def _suits(bits: int) -> list[str]:
+    return [s for row, s in enumerate(SUITS) if bits >> row & 1]
+
+
+def _players(bits: int, players: int) -> list[int]:
+    return [p for p in range(players) if bits >> p & 1]
+
+
+def positions(record: Mapping) -> list[dict]:
+    """Position 0 (after the exchange), then one after each submission, each as it lay
+    when the submission was judged (the trick it ended, if it ended one). The record
+    is replayed first: one the engine does not replay raises ``Diverged``."""
+    replay_game(record)
+    hands = [mask_of_written(h) for h in record["hands"]]
+    g = u.new_game(UECDA, hands, record["seats"])
+    players = len(hands)
+    out = [
+        {
+            "action": None,
+            "hands": [written(h) for h in g.hands],
+            "table": [],
+            "owner": None,
+            "lock": None,
+            "revolution": False,
+            "passed": [],
+            "ranks": list(g.ranks),
+            "turn": g.turn,
+            "event": {},
+        }
+    ]
+    for i, action in enumerate(record["actions"]):
+        before = g
+        move = u.move_of_text(action["table"])
+        locked = u.judge(before, action["player"], move)[1]
+        g, done = u.submit(before, action["player"], move)
+        lying = move if done.accepted else before.stage
+        owner = action["player"] if done.accepted else before.last_player
+        passed = before.passed | (0 if done.accepted else 1 << action["player"])
+        out.append(
+            {
+                "action": i,
+                "hands": [written(h) for h in g.hands],
+                "table": _table(lying),
+                "owner": owner if lying is not None else None,
+                "lock": _suits(u.lock_suit(UECDA, lying)) if locked and lying else None,
+                "revolution": g.revolution,
+                "passed": _players(passed, players),
+                "ranks": list(g.ranks),
+                "turn": g.turn if g.phase == u.TURN else None,
+                "event": {
+                    "verdict": verdict(done),
+                    "cleared": done.cleared,
+                    "eight_cut": done.eight_cut,
+                    "revolution": done.revolution,
+                    "spade3": done.spade3,
+                    "rank": done.rank,
+                    "locks": locked and not before.locked,
+                    "draw": done.draw,
+                },
+            }
+        )
+    out[-1]["ranks"] = list(record["ranks"])  # a draw's too
+    out[-1]["event"]["end"] = record["end"]
+    return out

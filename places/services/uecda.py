@@ -1,0 +1,251 @@
+"""UECda places (the ``uecda`` rules): their finished games, and a match imported from a log.
+
+A finished game of a ``uecda`` place is kept as one unit, written in one
+transaction: its Game row (finished, holding its version 2 record), its five
+Rank rows, the place's engine state moved past it (each player's points, the
+last ranks), and its ratings when the place is rated. The standings, results,
+profiles, ratings and records read those rows as they read a 2011 place's.
+:func:`import_tndhms_log` writes a whole match of a tndhms log so, in one
+transaction; a UECda server writes each game so as it ends
+(:func:`store_finished_games`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from places import errors
+from places.engine import uecda as u
+from places.engine.place import BETWEEN_GAMES, OVER, PlaceState
+from places.engine.replay import REVOLUTION
+from places.engine.rules import UECDA, UECDA_NAME
+from places.engine.uecda_log import (
+    Disagreement,
+    LogError,
+    Refereed,
+    TndhmsLog,
+    parse_log,
+    referee,
+)
+from places.engine.uecda_record import record_of_logged
+from places.models import PLAYERS_PER_PLACE, Game, Place, Player, Rank
+from places.reads.position import Position
+from places.services import profiles, ratings
+from places.services.setup import _setting_problems
+from places.wire.records import order_name
+
+#: How many disagreements a refusal names (the rest are counted).
+NAMED_DISAGREEMENTS = 5
+#: Games whose records are made and written together (a log may hold 99,999 games).
+WRITTEN_AT_ONCE = 500
+
+
+@dataclass(frozen=True)
+class Imported:
+    """A log made into a place: how many games and turns, and the games left out."""
+
+    place: Place
+    games: int
+    turns: int
+    #: The games the engine did not replay as logged (only with ``keep_going``).
+    left_out: list[Disagreement] = field(default_factory=list)
+
+
+def store_finished_games(
+    place: Place, players: Sequence[Player], records: Sequence[dict], now: datetime, over: bool
+) -> list[Game]:
+    """Write finished games of a ``uecda`` place from their version 2 records, in order.
+
+    Call inside the transaction that holds the place's row; ``players`` are the
+    place's, by number (``Player.seat``). ``over``: the engine state says the place
+    ended with them (its ``state`` and ``finished_at`` are the caller's to set).
+    """
+    games = Game.objects.bulk_create(
+        [
+            Game(
+                place=place,
+                no=r["game"],
+                status=Game.FINISHED,
+                place_info=order_name(r["order"] == REVOLUTION),
+                record=r,
+            )
+            for r in records
+        ]
+    )
+    Rank.objects.bulk_create(
+        [
+            Rank(game=game, player=players[p], rank=rank)
+            for game, r in zip(games, records, strict=True)
+            for p, rank in enumerate(r["ranks"])
+        ]
+    )
+    state = Position.decode(place.engine_state).state or PlaceState(
+        PLAYERS_PER_PLACE, place.game_count, BETWEEN_GAMES
+    )
+    points = list(state.points)
+    for r in records:
+        points = [p + u.points_for(rank) for p, rank in zip(points, r["ranks"], strict=True)]
+    if records:
+        state = state.replace(
+            game_no=records[-1]["game"],
+            last_ranks=tuple(records[-1]["ranks"]),
+            points=tuple(points),
+        )
+    place.engine_state = Position(state.replace(phase=OVER if over else BETWEEN_GAMES)).encode()
+    place.save(update_fields=["engine_state", "updated_at"])
+    profiles.count_games(
+        [
+            [
+                profiles.Seated(p.id, p.user_id, rank)
+                for p, rank in zip(players, r["ranks"], strict=True)
+            ]
+            for r in records
+        ],
+        UECDA.points_for,
+    )
+    if place.rated:
+        user_ids = [p.user_id for p in players]
+        for game, r in zip(games, records, strict=True):
+            ratings.rate_game(game.id, user_ids, r["ranks"], now)
+    return games
+
+
+def log_digest(data: bytes) -> str:
+    """What tells one log from another: the SHA-256 of its bytes."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def _text(data: bytes) -> list[str]:
+    try:
+        return data.decode("utf-8").splitlines()
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise errors.Refused(errors.INVALID_LOG, f"line {line}: not UTF-8 text") from None
+
+
+def _refused_games(disagreements: list[Disagreement], total: int) -> errors.Refused:
+    named = "; ".join(str(d) for d in disagreements[:NAMED_DISAGREEMENTS])
+    more = len(disagreements) - NAMED_DISAGREEMENTS
+    return errors.Refused(
+        errors.LOG_DISAGREES,
+        f"{len(disagreements)} of {total} games are not as the engine plays them: {named}"
+        + (f"; and {more} more" if more > 0 else ""),
+    )
+
+
+def _users(log: TndhmsLog) -> list:
+    """The log's five players as users: those of these names, or new ones without a
+    password (nobody logs in as them until staff give them one)."""
+    line = log.header_lines.get("palyer_name", 1)
+    if len(set(log.names)) != len(log.names):
+        raise errors.Refused(errors.INVALID_LOG, f"line {line}: a player is named twice")
+    model = get_user_model()
+    name_field = model._meta.get_field(model.USERNAME_FIELD)
+    for name in log.names:
+        try:
+            name_field.clean(name, None)
+        except ValidationError as e:
+            raise errors.Refused(
+                errors.INVALID_LOG, f"line {line}: {name[:40]!r} is no user name: {e.messages[0]}"
+            ) from None
+    known = {u.get_username(): u for u in model.objects.filter(username__in=log.names)}
+    users = []
+    for name in log.names:
+        user = known.get(name)
+        if user is None:
+            user = model(username=name)
+            user.set_unusable_password()
+            user.save()
+        users.append(user)
+    return users
+
+
+def _title(log: TndhmsLog) -> str:
+    """``tndhms YYYYMMDD-HHMM``, from the log's start."""
+    digits = "".join(c for c in log.header.get("TIME_START", "") if c.isdigit())
+    return f"tndhms {digits[:8]}-{digits[8:12]}" if len(digits) >= 12 else "tndhms log"
+
+
+def import_tndhms_log(
+    data: bytes,
+    *,
+    rated: bool = False,
+    keep_going: bool = False,
+    title: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Imported:
+    """Make a finished ``uecda`` place of the match a tndhms FLAG_LOGGER log holds.
+
+    Every game is refereed by the engine before anything is written; a game the
+    engine does not replay as logged refuses the whole log (``LOG_DISAGREES``,
+    naming the game, the turn and what each says), unless ``keep_going``, which
+    imports the games that agree and returns the others. A malformed or cut
+    log is ``INVALID_LOG`` naming the line; a log imported before,
+    ``ALREADY_IMPORTED``. ``progress(done, total)`` is called as games are refereed.
+    """
+    digest = log_digest(data)
+    before = Place.objects.filter(imported_from=digest).values_list("id", flat=True).first()
+    if before is not None:
+        raise errors.Refused(errors.ALREADY_IMPORTED, f"this log was imported as place {before}")
+    try:
+        log = parse_log(_text(data))
+        total = len(log.games)
+        agreed: list[Refereed] = []
+        disagreements: list[Disagreement] = []
+        for done in referee(log):
+            if isinstance(done, Disagreement):
+                disagreements.append(done)
+            else:
+                agreed.append(done)
+            if progress is not None:
+                progress(len(agreed) + len(disagreements), total)
+    except LogError as e:
+        raise errors.Refused(errors.INVALID_LOG, str(e)) from None
+    if disagreements and not keep_going:
+        raise _refused_games(disagreements, total)
+    if not agreed:
+        raise errors.Refused(errors.LOG_DISAGREES, "no game of the log is as the engine plays it")
+    title = title if title is not None else _title(log)
+    seed = log.header.get("RANDOM_SEED", "")
+    problems = _setting_problems(title, total, None, 10.0, seed)
+    if problems:
+        raise errors.Refused(errors.INVALID_PLACE, "; ".join(problems))
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            users = _users(log)
+            place = Place.objects.create(
+                title=title,
+                game_count=total,
+                pace=None,
+                seed=seed,
+                rated=rated,
+                rules=UECDA_NAME,
+                imported_from=digest,
+                state=Place.State.FINISHED,
+                started_at=now,
+                finished_at=now,
+            )
+            players = Player.objects.bulk_create(
+                Player(place=place, user=user, seat=p) for p, user in enumerate(users)
+            )
+            head = {"id": place.id, "title": title, "games": total}
+            for start in range(0, len(agreed), WRITTEN_AT_ONCE):
+                part = agreed[start : start + WRITTEN_AT_ONCE]
+                records = [record_of_logged(log, done, head, seed or None) for done in part]
+                over = start + WRITTEN_AT_ONCE >= len(agreed)
+                store_finished_games(place, players, records, now, over=over)
+    except IntegrityError:
+        if not Place.objects.filter(imported_from=digest).exists():
+            raise
+        # the same log, imported at the same moment by another process
+        raise errors.Refused(errors.ALREADY_IMPORTED, "this log was imported already") from None
+    return Imported(place, len(agreed), sum(d.turns for d in agreed), disagreements)

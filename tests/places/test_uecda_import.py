@@ -1,0 +1,283 @@
+"""UECda places: the rules on places and tournaments, and ``import_tndhms_log``.
+
+The committed log (tests/engine/data/tndhms-250.log, 250 games of five stock
+clients, 8 of them ended by the 20-pass draw) is imported as CI runs.
+"""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+from django.db import transaction
+from django.utils import timezone
+
+from places import errors, services
+from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME
+from places.engine.uecda_log import parse_log, referee
+from places.engine.uecda_record import record_of_logged
+from places.models import Game, Place, Player, Rank, Rating, RatingChange, Tournament
+from places.reads import standings
+from places.reads.profiles import profile
+from places.reads.tournaments import tournament
+from places.services import uecda
+from places.services.profiles import recount
+
+FIXTURE = Path(__file__).resolve().parents[1] / "engine" / "data" / "tndhms-250.log"
+#: The log's TOTAL_POINT, players 0-4.
+TOTAL_POINT = [772, 704, 763, 748, 763]
+TURNS = 18302  # submissions in the log's play lines
+DRAWS = 8
+
+
+def fixture_bytes() -> bytes:
+    return FIXTURE.read_bytes()
+
+
+def tampered(game: int, key: str, change) -> bytes:
+    lines = FIXTURE.read_text(encoding="ascii").splitlines(keepends=True)
+    prefix = f"%{game:05d}%{key}%"
+    i = next(i for i, line in enumerate(lines) if line.startswith(prefix))
+    lines[i] = change(lines[i])
+    return "".join(lines).encode("ascii")
+
+
+def wrong_player_in_game_3() -> bytes:
+    """Game 3's second submission made by the next player: the engine says whose turn it is."""
+    log = parse_log(FIXTURE.read_text(encoding="ascii").splitlines())
+    second = log.games[3].plays[1]
+    token = f" {second.player}{second.text}EE"
+    wrong = f" {(second.player + 1) % 5}{second.text}EE"
+    return tampered(3, "play", lambda line: line.replace(token, wrong, 1))
+
+
+def run(*args: str) -> tuple[str, str]:
+    out, err = StringIO(), StringIO()
+    call_command(*args, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+def nothing_written() -> bool:
+    return not (
+        Place.objects.exists()
+        or Game.objects.exists()
+        or get_user_model().objects.filter(username__startswith="stock").exists()
+    )
+
+
+# -- the rules on the models ------------------------------------------------------------
+
+
+def test_places_and_tournaments_are_played_by_the_2011_rules_unless_said(make_place, users):
+    place = make_place()
+    assert place.rules == DAIHINMIN_2011_NAME
+    assert standings.status(place)["rules"] == DAIHINMIN_2011_NAME
+    t = services.create_tournament("Cup", [u.username for u in users], game_count=1)
+    assert Tournament.objects.get(pk=t.pk).rules == DAIHINMIN_2011_NAME
+    assert tournament(t.pk).as_dict()["rules"] == DAIHINMIN_2011_NAME
+
+
+def test_the_admin_shows_and_filters_the_rules(admin_client, make_place):
+    make_place()
+    uecda.import_tndhms_log(fixture_bytes())
+    page = admin_client.get("/admin/places/place/", {"rules__exact": UECDA_NAME})
+    text = page.content.decode()
+    assert "tndhms 20261126-1134" in text and "Test place" not in text
+    imported = Place.objects.get(rules=UECDA_NAME)
+    page = admin_client.get(f"/admin/places/place/{imported.pk}/change/")
+    assert "UECda (tndhms&#x27;s defaults)" in page.content.decode()
+
+
+# -- import_tndhms_log ----------------------------------------------------------------------
+
+
+def test_the_fixture_log_becomes_a_finished_uecda_place(db):
+    out, err = run("import_tndhms_log", str(FIXTURE))
+    place = Place.objects.get()
+    assert out.startswith(f"place {place.id} 'tndhms 20261126-1134': 250 games, {TURNS} turns")
+    assert "250/250 games" in err  # the progress line, on stderr
+    assert (place.rules, place.state, place.game_count, place.rated) == (
+        UECDA_NAME,
+        Place.State.FINISHED,
+        250,
+        False,
+    )
+    assert place.seed == "1795692865"
+    players = list(Player.objects.filter(place=place).order_by("seat"))
+    assert [p.name for p in players] == ["stock0", "stock1", "stock2", "stock3", "stock4"]
+    assert not any(p.user.has_usable_password() for p in players)
+    games = Game.objects.filter(place=place).order_by("no")
+    assert games.count() == 250 and {g.status for g in games} == {Game.FINISHED}
+    records = [g.record for g in games]
+    assert [r["game"] for r in records] == list(range(1, 251))
+    assert {r["version"] for r in records} == {2}
+    assert sum(r["end"] == "draw" for r in records) == DRAWS
+    assert sum(len(r["actions"]) for r in records) == TURNS
+    assert Rank.objects.filter(game__place=place).count() == 1250
+    # the standings are the log's total points; the rank counts its results
+    status = standings.status(place)
+    assert status["rules"] == UECDA_NAME and status["games_played"] == 250
+    by_name = {s["name"]: s for s in status["standings"]}
+    assert [by_name[f"stock{p}"]["points"] for p in range(5)] == TOTAL_POINT
+    assert all(sum(s["rank_counts"]) == 250 for s in status["standings"])
+    # unrated: no rating moved
+    assert not Rating.objects.exists() and not RatingChange.objects.exists()
+    # the profile counts the UECda points (5 … 1), as the log does
+    found = profile("stock0")
+    assert (found.games, found.points) == (250, TOTAL_POINT[0])
+    recount()  # added up again from the records: still the UECda points
+    assert profile("stock0").as_dict() == found.as_dict()
+
+
+def test_a_rated_import_rates_every_game(db):
+    run("import_tndhms_log", str(FIXTURE), "--rated")
+    assert Place.objects.get().rated
+    assert RatingChange.objects.count() == 1250
+    assert Rating.objects.get(user__username="stock0").games == 250
+
+
+def test_the_same_log_twice_is_refused_and_not_doubled(db):
+    run("import_tndhms_log", str(FIXTURE))
+    place = Place.objects.get()
+    with pytest.raises(CommandError, match=f"this log was imported as place {place.id}"):
+        run("import_tndhms_log", str(FIXTURE))
+    assert Place.objects.count() == 1 and Game.objects.count() == 250
+
+
+def test_a_game_the_engine_plays_otherwise_names_it_and_writes_nothing(db, tmp_path):
+    bad = tmp_path / "bad.log"
+    bad.write_bytes(wrong_player_in_game_3())
+    with pytest.raises(CommandError) as e:
+        run("import_tndhms_log", str(bad))
+    message = str(e.value)
+    assert message.startswith("1 of 250 games are not as the engine plays them:")
+    assert "game 00003, turn 2: the log says player" in message
+    assert "is to move" in message
+    assert nothing_written()
+
+
+def test_the_disagreement_is_refused_with_its_code(db):
+    with pytest.raises(errors.Refused) as e:
+        uecda.import_tndhms_log(wrong_player_in_game_3())
+    assert e.value.code == errors.LOG_DISAGREES
+    assert nothing_written()
+
+
+def test_keep_going_imports_the_games_that_agree_and_lists_the_others(db, tmp_path):
+    bad = tmp_path / "bad.log"
+    bad.write_bytes(wrong_player_in_game_3())
+    out, _ = run("import_tndhms_log", str(bad), "--keep-going")
+    assert ": 249 games," in out.splitlines()[0]
+    assert out.splitlines()[1] == "1 not imported (the engine plays them otherwise):"
+    assert out.splitlines()[2].startswith("  game 00003, turn 2: the log says player")
+    place = Place.objects.get()
+    numbers = list(Game.objects.filter(place=place).values_list("no", flat=True))
+    assert 4 not in numbers and len(numbers) == 249
+    assert standings.status(place)["games_played"] == 250  # the last game is 250
+
+
+@pytest.mark.parametrize(
+    ("cut", "line"),
+    [(1000, "line 1000: the log is cut short in game"), (30, "line 30: the log is cut short")],
+)
+def test_a_log_cut_short_names_its_line_and_writes_nothing(db, tmp_path, cut, line):
+    short = tmp_path / "short.log"
+    short.write_bytes(b"".join(fixture_bytes().splitlines(keepends=True)[:cut]))
+    with pytest.raises(CommandError, match=f"^{line}"):
+        run("import_tndhms_log", str(short))
+    assert nothing_written()
+
+
+def test_a_malformed_line_is_named(db, tmp_path):
+    bad = tmp_path / "bad.log"
+    bad.write_bytes(tampered(7, "seat", lambda line: line.replace("seat% ", "seat% 9")))
+    with pytest.raises(CommandError, match=r"^line \d+: seat is not five digits"):
+        run("import_tndhms_log", str(bad))
+    assert nothing_written()
+
+
+def test_a_log_that_is_not_utf8_names_the_line(db):
+    data = fixture_bytes().replace(b"stock2", b"stock\xff", 1)
+    with pytest.raises(errors.Refused, match="^line 3: not UTF-8 text") as e:
+        uecda.import_tndhms_log(data)
+    assert e.value.code == errors.INVALID_LOG
+
+
+def test_an_unreadable_file_is_one_line(db, tmp_path):
+    with pytest.raises(CommandError, match="^cannot read .*missing.log"):
+        run("import_tndhms_log", str(tmp_path / "missing.log"))
+
+
+def test_known_users_keep_their_password(db):
+    user = get_user_model().objects.create_user("stock1", password="pw")
+    uecda.import_tndhms_log(fixture_bytes(), title="Known")
+    user.refresh_from_db()
+    assert user.check_password("pw")
+    assert Player.objects.get(user=user).seat == 1
+
+
+def test_the_place_status_json_of_an_imported_place(db):
+    run("import_tndhms_log", str(FIXTURE))
+    place = Place.objects.get()
+    data = json.loads(run("place_status", str(place.id), "--json")[0])
+    assert (data["rules"], data["state"], data["games_played"]) == (UECDA_NAME, "finished", 250)
+
+
+def test_finished_games_are_stored_one_unit_at_a_time(db):
+    """The unit a UECda server writes as each game ends: the Game row with its record,
+    its Rank rows and the points, the place running until the last."""
+    log = parse_log(FIXTURE.read_text(encoding="ascii").splitlines())
+    done = list(referee(log))[:3]
+    model = get_user_model()
+    users = [model.objects.create_user(name) for name in log.names]
+    place = Place.objects.create(title="Live", game_count=3, rules=UECDA_NAME)
+    players = Player.objects.bulk_create(
+        Player(place=place, user=user, seat=p) for p, user in enumerate(users)
+    )
+    head = {"id": place.id, "title": place.title, "games": 3}
+    for i, game in enumerate(done):
+        with transaction.atomic():
+            locked = Place.objects.select_for_update().get(pk=place.pk)
+            record = record_of_logged(log, game, head)
+            uecda.store_finished_games(locked, players, [record], timezone.now(), over=i == 2)
+        status = standings.status(Place.objects.get(pk=place.pk))
+        assert status["games_played"] == i + 1
+        by_name = {s["name"]: s["points"] for s in status["standings"]}
+        assert [by_name[n] for n in log.names] == list(log.games[i].points)
+    assert RatingChange.objects.count() == 15  # a place is rated unless said otherwise
+    assert Game.objects.get(place=place, no=2).record["ranks_before"] is not None
+
+
+def test_a_long_log_is_written_a_part_at_a_time_to_the_same_end(db, monkeypatch):
+    monkeypatch.setattr(uecda, "WRITTEN_AT_ONCE", 100)  # 250 games: three parts
+    place = uecda.import_tndhms_log(fixture_bytes()).place
+    status = standings.status(place)
+    assert (status["state"], status["games_played"]) == ("finished", 250)
+    by_name = {s["name"]: s["points"] for s in status["standings"]}
+    assert [by_name[f"stock{p}"] for p in range(5)] == TOTAL_POINT
+    assert Game.objects.filter(place=place).count() == 250
+
+
+def test_a_log_of_other_rules_names_the_rule_and_writes_nothing(db, tmp_path):
+    other = tmp_path / "other.log"
+    other.write_bytes(fixture_bytes().replace(b"RULE_SHIBARI% YES", b"RULE_SHIBARI% NO"))
+    with pytest.raises(CommandError, match=r"^line \d+: the match was played with RULE_SHIBARI NO"):
+        run("import_tndhms_log", str(other))
+    assert nothing_written()
+
+
+def test_a_title_too_long_is_refused_before_anything_is_written(db):
+    with pytest.raises(errors.Refused, match="the title must have 1 to 20 characters") as e:
+        uecda.import_tndhms_log(fixture_bytes(), title="x" * 21)
+    assert e.value.code == errors.INVALID_PLACE
+    assert nothing_written()
+
+
+def test_the_tournament_admin_shows_the_rules(admin_client, users):
+    services.create_tournament("Cup", [u.username for u in users], game_count=1)
+    page = admin_client.get("/admin/places/tournament/").content.decode()
+    assert "column-rules" in page and "daihinmin 2011 (the platform&#x27;s rules)" in page
