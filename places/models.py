@@ -69,6 +69,8 @@ class Place(models.Model):
         blank=True,
         default="",
         help_text=_("reproducible deals when set"),
+        # every record read asks which other places share the seed (places/reads/disclosure.py)
+        db_index=True,
     )
     state = models.CharField(max_length=10, choices=State.choices, default=State.WAITING)
     engine_state = models.JSONField(null=True, blank=True, editable=False)
