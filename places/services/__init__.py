@@ -8,7 +8,7 @@ what they return, or the ``places.errors.Refused`` they raise.
 
 from places.services.change import Stale
 from places.services.lifecycle import next_turn, resume, run_due, schedule_start, start_place
-from places.services.moves import MAX_CARDS, PostResult, post_cards
+from places.services.moves import IDEMPOTENCY_KEY, MAX_CARDS, PostResult, post_cards, read_key
 from places.services.practice import Practice, check_practice, start_practice
 from places.services.setup import (
     EDITABLE_WHEN_STARTED,
@@ -26,6 +26,7 @@ from places.services.tournaments import (
 __all__ = [
     "EDITABLE_WHEN_STARTED",
     "FIXED_WHEN_STARTED",
+    "IDEMPOTENCY_KEY",
     "MAX_CARDS",
     "PostResult",
     "Stale",
@@ -37,6 +38,7 @@ __all__ = [
     "edit_place",
     "next_turn",
     "post_cards",
+    "read_key",
     "reseat_place",
     "resume",
     "run_due",
