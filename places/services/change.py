@@ -64,7 +64,7 @@ class Change:
         self.turn_no = position.turn_no
         #: Each seat's time bank left in this game (seconds); None: the place has none.
         self.banks = list(position.banks) if position.banks is not None else None
-        #: Each seat's last post that carried an idempotency key (``Position.posts``).
+        #: Each seat's last posts that carried an idempotency key (``Position.posts``).
         self.posts = dict(position.posts)
         self.seats = seats_of(place.id)
         self.messages: list[dict] = []

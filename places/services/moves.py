@@ -34,6 +34,9 @@ MAX_CARDS = len(ALL_IDS)
 IDEMPOTENCY_KEY = "idempotency_key"
 #: What a key may be: a UUID's hex fits, and so does any counter or timestamp of a bot's.
 KEY_PATTERN = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+#: How many keyed posts of each seat the server remembers: a retry of one of them is
+#: recognised even after the bot's next post (one still retrying while the next is made).
+KEYS_KEPT = 4
 
 
 def read_key(value: object) -> str | None:
@@ -50,7 +53,7 @@ def read_key(value: object) -> str | None:
 
 
 class _Repeated(Exception):
-    """The post repeats the key of the seat's last keyed post: answered as then, nothing done."""
+    """The post repeats the key of one of the seat's last keyed posts: answered as then."""
 
     def __init__(self, result: PostResult):
         self.result = result
@@ -85,10 +88,9 @@ def post_cards(
     """A player's action, timed for ``/metrics`` (``daihinmin_post_seconds``).
 
     With an idempotency ``key`` (:func:`read_key`), a post that repeats the key of the
-    seat's last keyed post is answered as that post was and changes nothing: a bot may
-    retry a post whose answer it never got (a 500, a dropped connection) without
-    playing twice. The server keeps each seat's last key only: a bot gives each move a
-    new key and retries only its last.
+    seat's last ``KEYS_KEPT`` keyed posts is answered as that post was and changes
+    nothing: a bot may retry a post whose answer it never got (a 500, a dropped
+    connection) without playing twice. A bot gives each move a new key.
     """
     started = time.perf_counter()
     try:
@@ -118,9 +120,10 @@ def _post_cards(
     tokens = parse_written(cards) if precondition is None else None
     seat = seat_of(place_id, user_id).no
     with changing(place_id, precondition) as change:
-        before = change.posts.get(seat) if key is not None else None
-        if before is not None and before[0] == key:
-            raise _Repeated(PostResult(*before[1:]))
+        kept = change.posts.get(seat, ()) if key is not None else ()
+        for before in kept:
+            if before[0] == key:
+                raise _Repeated(PostResult(*before[1:]))
         if tokens is None:
             tokens = parse_written(cards)
         change.submitted = [c.strip() for c in cards if c and c.strip()]
@@ -138,6 +141,7 @@ def _post_cards(
         except NotYourTurn:
             raise errors.Refused(errors.NOT_YOUR_TURN) from None
         if key is not None:
-            change.posts[seat] = (key, result.outcome, result.reason, result.reset)
+            post = (key, result.outcome, result.reason, result.reset)
+            change.posts[seat] = (*kept, post)[-KEYS_KEPT:]
         change.run_on()
     return PostResult(result.outcome, result.reason, result.reset)

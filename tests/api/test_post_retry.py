@@ -15,7 +15,10 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from places import services
-from places.models import Turn
+from places.models import Place, Turn
+from places.reads import seats
+from places.reads.position import Position
+from places.services import moves
 from tests.api.helpers import data, error_json, snapshot
 from tests.api.test_post_cards import a_safe_single, post_json, user_id
 from tests.api.test_websocket_acting import ask, open_socket
@@ -58,6 +61,31 @@ def test_a_post_retried_after_its_first_attempt_was_applied_is_applied_once(alic
     again = post_json(alice, card_0=a_safe_single(place), idempotency_key="move-2")
     assert data(again)["result"] == "play"
     assert [t.outcome for t in alice_turns(place)] == ["play", "play"]
+
+
+def test_a_retry_of_a_move_made_before_the_last_is_still_recognised(alice, place):
+    """A bot may make its next move while an older post still retries (answers racing)."""
+    first = post_json(alice, card_0=a_safe_single(place), idempotency_key="old")
+    everyone_else_passes(place)
+    assert data(post_json(alice, card_0=a_safe_single(place), idempotency_key="new"))
+    before = snapshot(place.id)
+    assert post_json(alice, card_0="joker", idempotency_key="old").content == first.content
+    assert snapshot(place.id) == before
+
+
+def test_the_server_remembers_a_seat_s_last_four_keys(place):
+    alice_id = user_id(place, "alice")
+    kept = []
+    for n in range(moves.KEYS_KEPT + 1):
+        post = services.post_cards(place.id, alice_id, [a_safe_single(place)], key=f"m{n}")
+        kept.append(post)
+        everyone_else_passes(place)
+    position = Position.decode(Place.objects.get(pk=place.id).engine_state)
+    seat = next(s.no for s in seats.seats_of(place.id) if s.user_id == alice_id)
+    assert [p[0] for p in position.posts[seat]] == ["m1", "m2", "m3", "m4"]
+    assert services.post_cards(place.id, alice_id, [], key="m1") == kept[1]  # remembered
+    # m0 is forgotten: a new post (a pass on an empty table, a miss)
+    assert services.post_cards(place.id, alice_id, [], key="m0").reason == "PASS_ON_LEAD"
 
 
 def test_a_retry_after_the_turn_moved_on_gets_its_answer_not_not_your_turn(alice, place):
