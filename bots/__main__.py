@@ -38,6 +38,12 @@ def main(argv: list[str] | None = None) -> None:
         help=f"a sample strategy ({', '.join(sorted(STRATEGIES))}) or your own function",
     )
     parser.add_argument("--transport", choices=["http", "ws"], default="http")
+    parser.add_argument(
+        "--ws-server",
+        default=None,
+        metavar="URL",
+        help="where the socket is, when not at --server (e.g. ws://HOST:8081, the 2011 port)",
+    )
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
@@ -56,6 +62,7 @@ def main(argv: list[str] | None = None) -> None:
         args.password,
         strategy,
         transport=args.transport,
+        ws_server=args.ws_server,
     )
     try:
         run(bot.run())

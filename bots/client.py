@@ -119,9 +119,6 @@ class Bot:
         self._acts: set[asyncio.Task] = set()  # acts started and not yet done
         #: One act at a time: a post is never made while an older one still retries.
         self._act_lock = asyncio.Lock()
-        #: Bumped at each start_game and each of our start_turns: a post's retries
-        #: stop once it changes (its turn is over: a newer one of ours opened).
-        self._turn_epoch = 0
         self._done = asyncio.Event()
         self.turns_played = 0
         #: Our cards, kept from the events once read (the founding document's
@@ -279,7 +276,7 @@ class Bot:
                 logger.warning("%s: acting failed (%s); will retry on reconnect", self.name, e)
 
     async def _play_turn(self) -> None:
-        epoch = self._turn_epoch
+        game = self.view.game_no
         if self.hand is None:
             self.hand = mask_of(await self.get_hand())
         hand = self.hand
@@ -287,8 +284,11 @@ class Bot:
         cards = [] if choice is None else [format_card(c) for c in sorted_ids(choice)]
         retried = self.retried
         try:
-            # a retry stops once a newer turn of ours (or a new game) opened: this one is over
-            result = await self.post_cards(cards, keep_going=lambda: self._turn_epoch == epoch)
+            # Retried in this game only. A post that was played is answered from the server's
+            # memory of its key, even after our next turn opened; one that never arrived
+            # had its turn time out (a miss: no other turn of ours in this game), and must
+            # not be played in the next game.
+            result = await self.post_cards(cards, keep_going=lambda: self.view.game_no == game)
         except ProtocolError as e:
             if e.code not in TURN_GONE or self.retried == retried:
                 raise
@@ -306,8 +306,6 @@ class Bot:
             return
         self.view.on_event(event)
         op = event["operation"]
-        if op == "start_game" or (op == "start_turn" and event["player"] == self.name):
-            self._turn_epoch += 1
         if op == "start_game":
             self.hand = None  # dealt and exchanged anew: read it at our first turn
         elif op == "end_turn" and event["player"] == self.name and self.hand is not None:
@@ -327,6 +325,7 @@ class Bot:
         if info.get("state") == "finished":
             self._done.set()
             return
+        self.view.game_no = info.get("game_no") or self.view.game_no
         if info.get("turn_player") == self.name:
             # an act still running (retrying a post) goes first; this one then asks again
             self.view.revolution = info.get("place_info") == "Revolution"

@@ -22,7 +22,7 @@ from bots.client import Bot, ProtocolError, seconds_to_wait
 from bots.strategies import greedy_player
 from places.engine.cards import format_card
 
-HAND = [1, 2, 3]  # the 3s of spades, hearts, diamonds (ids 1..3)
+HAND = [3, 17, 31]  # the 3 of mark 1, the 4 of mark 2, the 5 of mark 3
 PLAYED = {"result": "play", "reason": None, "reset_place": False}
 
 
@@ -124,19 +124,19 @@ async def test_errors_that_are_no_failure_of_the_server_are_not_retried(fake, bo
 
 async def test_retries_end_after_the_last_one(fake, bot):
     bot.retries = 2
-    fake.then("/operations/get_hand.json", *[error(503, "HTTP_503")] * 5)
+    fake.then("/operations/get_hand.json", *[lambda: error(503, "HTTP_503")] * 5)
     with pytest.raises(ProtocolError):
         await bot.get_hand()
     assert len(fake.of("/operations/get_hand.json")) == 3
 
 
-async def test_a_post_stops_retrying_once_its_turn_is_over(fake, bot):
-    fake.then("/operations/post_cards.json", *[error(500, "SERVER_ERROR")] * 3)
+async def test_a_post_stops_retrying_once_told_to(fake, bot):
+    fake.then("/operations/post_cards.json", *[lambda: error(500, "SERVER_ERROR")] * 3)
     asked = []
 
     def keep_going() -> bool:
         asked.append(True)
-        return len(asked) < 2  # a newer turn of ours opened after the first retry
+        return len(asked) < 2  # a new game started after the first retry
 
     with pytest.raises(ProtocolError):
         await bot.post_cards(["3-3"], keep_going=keep_going)
@@ -152,7 +152,7 @@ async def test_a_turn_whose_post_got_a_500_is_played_once_and_the_bot_plays_on(f
     assert bot.turns_played == 1 and bot.results == {"play": 1}
     posts = [fields for _, fields in fake.of("/operations/post_cards.json")]
     assert len(posts) == 2 and posts[0] == posts[1]
-    assert posts[0]["card_0"] == format_card(HAND[0])
+    assert posts[0]["card_0"] == format_card(HAND[0]) == "1-3"  # greedy: the weakest
 
 
 async def test_a_retried_post_refused_because_the_turn_moved_on_ends_the_turn_not_the_bot(
