@@ -42,6 +42,7 @@ import aiohttp
 from bots.strategies import Strategy
 from bots.table import TableView, card_ids
 from places.engine.cards import format_card, mask_of, sorted_ids
+from places.engine.place import points_for
 from places.engine.plays import read_play
 
 logger = logging.getLogger("bots")
@@ -125,6 +126,9 @@ class Bot:
         #: advice: one get_hand a game, then follow the WebSocket); None: unknown.
         self.hand: int | None = None
         self.results: dict[str, int] = {}
+        #: Our rank in each game we heard end (``end_player``), and the place's size.
+        self.ranks: list[int] = []
+        self.player_count = 5
 
     @property
     def connected(self) -> bool:
@@ -310,6 +314,8 @@ class Bot:
             self.hand = None  # dealt and exchanged anew: read it at our first turn
         elif op == "end_turn" and event["player"] == self.name and self.hand is not None:
             self.hand &= ~mask_of(card_ids(event["turn_cards"]))
+        elif op == "end_player" and event["player"] == self.name:
+            self.ranks.append(event["rank"]["rank"]["rank"])
         if op == "start_turn" and event["player"] == self.name:
             self._start_act()
         elif op == "end_place":
@@ -326,6 +332,7 @@ class Bot:
             self._done.set()
             return
         self.view.game_no = info.get("game_no") or self.view.game_no
+        self.player_count = info.get("player_count") or self.player_count
         if info.get("turn_player") == self.name:
             # an act still running (retrying a post) goes first; this one then asks again
             self.view.revolution = info.get("place_info") == "Revolution"
@@ -385,6 +392,21 @@ class Bot:
                     await self.login()
             if self._acts:
                 await asyncio.gather(*self._acts, return_exceptions=True)
+
+    def summary(self) -> str:
+        """The last line of ``python -m bots``: turns by outcome, games by rank, points."""
+        outcomes = ", ".join(f"{o} {self.results.get(o, 0)}" for o in ("play", "pass", "miss"))
+        names = ["1st", "2nd", "3rd"] + [f"{n}th" for n in range(4, self.player_count + 1)]
+        by_rank = ", ".join(
+            f"{names[r - 1]} {self.ranks.count(r)}" for r in range(1, len(names) + 1)
+        )
+        points = sum(points_for(r, self.player_count) for r in self.ranks)
+        games = len(self.ranks)
+        per_game = f" ({points / games:.2f} a game)" if games else ""
+        return (
+            f"{self.name}: {self.turns_played} turns ({outcomes}); {games} games ({by_rank}); "
+            f"{points} points{per_game}"
+        )
 
 
 def _json_or_raise(status: int, content: bytes, retry_after: str | None = None):
