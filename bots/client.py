@@ -203,8 +203,8 @@ class Bot:
     ) -> dict:
         """Post, retried with one idempotency key: the server plays it at most once.
 
-        Over the socket while it is open, else over HTTP (a post whose socket dropped is
-        retried at once, not after the reconnection).
+        Over the socket while it is open, else over HTTP: a post whose socket dropped is
+        retried over HTTP, without waiting for the reconnection.
         """
         key = key or uuid.uuid4().hex
         return await self._retrying("post_cards", lambda: self._post_once(cards, key), keep_going)

@@ -88,12 +88,18 @@ def installed(tmp_path_factory) -> Path:
     venv.create(env, with_pip=True)  # ensurepip: pip from the standard library, offline
     bin_dir = env / "bin"
     site = Path(
-        run(bin_dir / "python", "-c", "import sysconfig; print(sysconfig.get_path('purelib'))",
-            cwd=base).stdout.strip()  # fmt: skip
+        run(
+            bin_dir / "python",
+            "-c",
+            "import sysconfig; print(sysconfig.get_path('purelib'))",
+            cwd=base,
+        ).stdout.strip()  # fmt: skip
     )
     for dist in dependency_closure("aiohttp"):
         copy_installed(dist, site)
-    run(bin_dir / "python", "-m", "pip", "install", "--no-index", "--no-deps", "-q", wheel, cwd=base)
+    run(
+        bin_dir / "python", "-m", "pip", "install", "--no-index", "--no-deps", "-q", wheel, cwd=base
+    )
     run(bin_dir / "python", "-m", "pip", "check", cwd=base)  # aiohttp and its needs, all there
     return bin_dir
 
@@ -129,7 +135,10 @@ def test_the_package_holds_the_client_and_the_engine_and_nothing_of_the_server(i
 def test_the_arena_command_of_the_docs_runs_mybot_from_a_scratch_directory(installed, scratch):
     words = docs_command("python -m bots.arena")
     words[words.index("--games") + 1] = "100"  # the docs' 1,000 games: the same, longer
-    for command in ([installed / "python", *words[1:]], [installed / "daihinmin-arena", *words[3:]]):
+    for command in (
+        [installed / "python", *words[1:]],
+        [installed / "daihinmin-arena", *words[3:]],
+    ):
         out = run(*command, cwd=scratch).stdout
         assert "100 games in 2 places" in out and " mybot:play " in out, out
         assert "95% interval" in out
