@@ -184,3 +184,19 @@ def test_an_error_body_is_read_with_its_status(fake):
     assert not ProtocolError("INVALID_CARD", "no", 400).retryable
     assert ProtocolError("SERVER_ERROR", "socket reply: no status").retryable
     assert json.loads(json.dumps(PLAYED)) == PLAYED
+
+
+async def test_an_act_called_while_another_runs_waits_then_asks_whose_turn_it_is(fake, bot):
+    """A catch-up and a start_turn may both ask for the same turn: it is played once, and
+    never while the first act's post still retries."""
+    import asyncio
+
+    fake.then("/operations/post_cards.json", error(500, "SERVER_ERROR"))  # the first retries
+    fake.then(
+        "/operations/get_place_info.json",
+        web.json_response({"turn_player": "bob", "state": "running"}),
+    )
+    await asyncio.gather(bot.act(), bot.act())
+    assert len(fake.of("/operations/post_cards.json")) == 2  # one post, sent twice
+    assert len(fake.of("/operations/get_place_info.json")) == 1  # the second asked, and left
+    assert bot.turns_played == 1
