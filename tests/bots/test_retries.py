@@ -8,6 +8,7 @@ ends that turn instead of the bot.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections import deque
@@ -189,8 +190,6 @@ def test_an_error_body_is_read_with_its_status(fake):
 async def test_an_act_called_while_another_runs_waits_then_asks_whose_turn_it_is(fake, bot):
     """A catch-up and a start_turn may both ask for the same turn: it is played once, and
     never while the first act's post still retries."""
-    import asyncio
-
     fake.then("/operations/post_cards.json", error(500, "SERVER_ERROR"))  # the first retries
     fake.then(
         "/operations/get_place_info.json",
