@@ -154,3 +154,30 @@ def test_the_wire_command_and_its_help_run_from_a_scratch_directory(installed, s
                   "pw", "--strategy", "mybot:nosuch", cwd=scratch, check=False)  # fmt: skip
     assert refused.returncode == 2
     assert "mybot has no function 'nosuch'" in refused.stderr, refused.stderr
+
+
+def test_the_practice_commands_of_the_docs_play_a_place_from_a_scratch_directory(
+    installed, scratch, tmp_path_factory
+):
+    """docs/bots.md's practice: one request makes the place, the installed bot plays it."""
+    import httpx
+
+    from tests.e2e.server import Server
+
+    server = Server(tmp_path_factory.mktemp("server"))
+    server.start()
+    try:
+        # SIGN-UP: made by staff here, as docs/bots.md says today
+        server.manage("create_user", "alice", "--password", "secret")
+        practice = httpx.post(f"{server.url}/practice.json", timeout=30, data={
+            "name": "alice", "password": "secret", "bots": "greedy,shedder,random,greedy",
+            "games": "2", "seed": "try-1", "time_limit": "30",
+        }).json()  # fmt: skip
+        words = docs_command("python -m bots --server http://127.0.0.1:8000 --place 7")
+        words[words.index("--server") + 1] = server.url
+        words[words.index("--place") + 1] = str(practice["place"])
+        words[words.index("--strategy") + 1] = "mybot:play"  # the author's, from the scratch dir
+        out = run(installed / "python", *words[1:], cwd=scratch).stdout
+    finally:
+        server.stop()
+    assert out.startswith("alice: ") and "2 games (" in out and " points" in out, out
