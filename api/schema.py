@@ -25,11 +25,17 @@ from api.formats import JSON, XML
 from api.security import Access
 from api.views import FORM_CARD_FIELDS
 from places import errors
-from places.services import MAX_CARDS, practice
+from places.services import IDEMPOTENCY_KEY, MAX_CARDS, practice
 from places.services.house import STRATEGY_NAMES
+from places.services.moves import KEY_PATTERN
 from places.wire import records
 
 #: A written card, or blank (ignored); white space around it and the case of "joker" are forgiven.
+KEY_HELP = (
+    "optional: makes the post safe to retry. A post that repeats the key of this player's "
+    "last keyed post is answered as that post was and changes nothing. 1 to 64 letters, "
+    "digits, '.', '_', ':' or '-'; a new key for each move"
+)
 CARD_PATTERN = r"^\s*([Jj][Oo][Kk][Ee][Rr]|[1-4]-(1[0-3]|[1-9]))?\s*$"
 JSON_TYPE, XML_TYPE, HTML_TYPE = "application/json", "application/xml", "text/html"
 # multipart/form-data works too, but daphne (Twisted) parses such bodies itself and
@@ -227,6 +233,11 @@ CardsFormSerializer = type(
             help_text='"mark-number" or "joker"; blank is ignored',
         )
         for i in range(FORM_CARD_FIELDS)
+    }
+    | {
+        IDEMPOTENCY_KEY: serializers.RegexField(
+            KEY_PATTERN.pattern, required=False, allow_blank=True, help_text=KEY_HELP
+        )
     },
 )
 
@@ -406,6 +417,12 @@ def post_cards_spec(prefix: str, fmt: str | None) -> dict:
         )
         for i in range(FORM_CARD_FIELDS)
     ]
+    key = OpenApiParameter(
+        IDEMPOTENCY_KEY,
+        {"type": "string", "pattern": f"^({KEY_PATTERN.pattern})?$"},
+        OpenApiParameter.QUERY,
+        description=KEY_HELP,
+    )
     if fmt:
         done = _document(fmt, PostResultSerializer, XML_RESULT, "what the server made of it")
     else:
@@ -427,7 +444,7 @@ def post_cards_spec(prefix: str, fmt: str | None) -> dict:
                 "INVALID_CARD and changes nothing."
             ),
             tags=["play"],
-            parameters=[*cards, _LOCATION, _RETRY_AFTER],
+            parameters=[*cards, key, _LOCATION, _RETRY_AFTER],
             request={t: CardsFormSerializer for t in FORM_TYPES},
             responses={
                 **done,
@@ -438,6 +455,7 @@ def post_cards_spec(prefix: str, fmt: str | None) -> dict:
                         **_PLAYER,
                         400: [
                             (errors.INVALID_CARD, "a card string in no known form, or too many"),
+                            (errors.INVALID_PARAMETER, "an idempotency_key of no valid form"),
                             (errors.BAD_REQUEST, "an unreadable body"),
                         ],
                         405: [(errors.METHOD_NOT_ALLOWED, "only POST")],

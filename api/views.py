@@ -516,12 +516,15 @@ DOCUMENT_VIEWS: dict[str, type[DocumentView]] = {
 
 
 class PostCardsView(ApiView):
-    """``POST post_cards``: play the cards of every ``card_`` parameter; none is a pass."""
+    """``POST post_cards``: play the cards of every ``card_`` parameter; none is a pass.
+
+    An ``idempotency_key`` makes it safe to retry (``services.post_cards``)."""
 
     def post(self, request) -> HttpResponse:
         dj = request._request
         cards = params.cards(dj)
-        result = services.post_cards(*self.player, cards)
+        key = services.read_key(params.field(dj, services.IDEMPOTENCY_KEY))
+        result = services.post_cards(*self.player, cards, key=key)
         kind = self.client(dj)
         if kind == HTML:
             messages.info(dj, _describe(result, cards))

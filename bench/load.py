@@ -77,11 +77,11 @@ async def run_worker(url: str, seats: list[tuple[int, str]], ready: str) -> dict
     chosen_misses = 0  # the strategy's own (greedy misses a few deals), not the server's
 
     class TimedBot(Bot):
-        async def post_cards(self, cards):
+        async def post_cards(self, cards, **retrying):
             nonlocal chosen_misses
             started = time.perf_counter()
             try:
-                result = await super().post_cards(cards)
+                result = await super().post_cards(cards, **retrying)
             except Exception as e:  # refused (the turn moved on) or failed
                 errors[getattr(e, "code", type(e).__name__)] += 1
                 raise

@@ -23,6 +23,7 @@ import random
 import secrets
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -59,6 +60,8 @@ class Entrant:
     ranks: list[int] = field(default_factory=lambda: [0] * PLAYERS)  # games at each rank
     seats: list[int] = field(default_factory=lambda: [0] * PLAYERS)  # places at each seat
     misses: int = 0
+    #: The misses by reason (``places.engine.plays.Miss``: PASS_ON_LEAD, TIMEOUT, …).
+    miss_reasons: Counter[str] = field(default_factory=Counter)
     failures: int = 0  # turns the strategy raised or answered no card mask (timed out)
 
     @property
@@ -98,14 +101,15 @@ def play_place(
     deal_seed: str,
     on_game: Callable[[tuple[int, ...]], None],
     on_failure: Callable[[int, Exception], None],
-) -> list[int]:
-    """Play one place; ``on_game(ranks by seat)`` after each game. Returns misses by seat.
+) -> list[Counter[str]]:
+    """Play one place; ``on_game(ranks by seat)`` after each game. Returns each seat's
+    misses, by reason.
 
     A strategy that raises, or answers something that is not a card mask, lets its
     turn time out (a miss, as the server would see a bot that never answered).
     """
     state = pl.new_place(games, PLAYERS)
-    misses = [0] * PLAYERS
+    misses: list[Counter[str]] = [Counter() for _ in range(PLAYERS)]
     rng_for_game = lambda no: game_rng(deal_seed, no)  # noqa: E731 - one line, used below
     while state.phase != pl.OVER:
         if not state.needs_action:
@@ -125,7 +129,7 @@ def play_place(
         else:
             state, result, _ = pl.play_mask(state, seat, answer)
         if result.outcome == "miss":
-            misses[seat] += 1
+            misses[seat][result.reason] += 1
     return misses
 
 
@@ -143,22 +147,27 @@ def _uecda_answer(strategy: UecdaStrategy, view: UecdaView) -> u.Move | None | E
     return move
 
 
+#: A UECda submission tndhms refuses (answered 8, and a pass): the arena's miss reason for it.
+REJECTED = "REJECTED"
+
+
 def play_uecda_place(
     strategies: Sequence[UecdaStrategy],
     games: int,
     deal_seed: str,
     on_game: Callable[[tuple[int, ...]], None],
     on_failure: Callable[[int, Exception], None],
-) -> list[int]:
+) -> list[Counter[str]]:
     """Play one tndhms match of ``games`` games by the uecda rules; ``strategies`` and
-    ``on_game(ranks)`` by player number. Returns the rejected submissions by player.
+    ``on_game(ranks)`` by player number. Returns each player's misses by reason: the
+    submissions tndhms rejects (``REJECTED``, a pass there).
 
     A strategy that raises or answers no move passes (tndhms would wait for it);
     a 20-pass draw is settled by the match's generator, as tndhms does.
     """
     rng = random.Random(deal_seed)
     match = u.UecdaMatch(UECDA)
-    rejected = [0] * PLAYERS
+    rejected: list[Counter[str]] = [Counter() for _ in range(PLAYERS)]
     for _ in range(games):
         deal = u.deal_game(match, rng)
         choices: list[int | None] = [None, None]
@@ -176,7 +185,8 @@ def play_uecda_place(
                 on_failure(p, answer)
                 answer = None
             g, done = u.submit(g, p, PASS_MOVE if answer is None else answer)
-            rejected[p] += answer is not None and not done.accepted
+            if answer is not None and not done.accepted:
+                rejected[p][REJECTED] += 1
         if g.phase == u.DRAW:
             g = u.settle_draw(g, u.draw_order(g, rng))
         match = u.finish_game(match, deal, g)
@@ -232,8 +242,9 @@ class Run:
                 e.failures += 1
 
             misses = play(strategies, games, f"arena:{self.seed}:{no}", on_game, on_failure)
-            for seat, n in enumerate(misses):
-                seated[seat].misses += n
+            for seat, reasons in enumerate(misses):
+                seated[seat].misses += reasons.total()
+                seated[seat].miss_reasons += reasons
         return entrants
 
 
@@ -252,11 +263,15 @@ def standings(entrants: Sequence[Entrant]) -> str:
             + " ".join(f"{n:>5}" for n in e.ranks)
             + f"  {e.misses:>6}  {e.games:>5}"
         )
+        if e.misses:
+            reasons = ", ".join(f"{r} {n}" for r, n in e.miss_reasons.most_common())
+            lines.append(f"    {e.name} missed: {reasons}")
         if e.failures:
             lines.append(f"    {e.name} raised or answered no cards on {e.failures} turns")
     lines.append(
         "points: 4 for 大富豪 (1st) … 0 for 大貧民 (5th), par 2.00; 95% interval: "
-        "mean ± 1.96·s/√n, the normal approximation (s the standard deviation, n games)"
+        "mean ± 1.96·s/√n, the normal approximation (s the standard deviation, n games); "
+        "misses by reason: docs/rules.md, section 9"
     )
     return "\n".join(lines)
 
@@ -304,8 +319,13 @@ def main(argv: list[str] | None = None) -> None:
         metavar="NAME|MODULE:FUNCTION",
         help=f"five times: a sample strategy ({', '.join(sorted(STRATEGIES))}) or your function",
     )
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--games-per-place", type=int, default=50)
+    parser.add_argument("--games", type=int, default=1000, help="games in all (1000)")
+    parser.add_argument(
+        "--games-per-place",
+        type=int,
+        default=50,
+        help="games a place plays, the exchange linking them (50, as on the server)",
+    )
     parser.add_argument("--seed", type=int, default=None, help="the same seed, the same games")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument(

@@ -18,7 +18,9 @@ attribute ``give(hand, n) -> mask`` that says otherwise.
 from __future__ import annotations
 
 import importlib
+import os
 import random as _random
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -153,8 +155,8 @@ STRATEGIES: dict[str, Callable[[int | None], Strategy]] = {
 
 def resolve(spec: str, seed: int | None = None) -> Strategy:
     """The strategy a spec names: a sample name (made from its factory with ``seed``),
-    or ``module:function`` naming a strategy function importable from here (the
-    current directory is on the path of ``python -m``).
+    or ``module:function`` naming a strategy function importable from the current
+    directory (put on the path, as ``python -m`` does, for the installed commands too).
 
     Raises ``ValueError`` with a reason a command line can show.
     """
@@ -164,6 +166,9 @@ def resolve(spec: str, seed: int | None = None) -> Strategy:
     if not sep or not module_name or not attr:
         names = ", ".join(sorted(STRATEGIES))
         raise ValueError(f"{spec!r}: a sample strategy ({names}) or module:function")
+    here = os.getcwd()
+    if here not in sys.path:  # a console script's path starts at its own directory
+        sys.path.insert(0, here)
     try:
         module = importlib.import_module(module_name)
     except ImportError as e:

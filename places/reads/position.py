@@ -2,16 +2,21 @@
 
 ``{"place": PlaceState as a dict, "game_id": the Game row being played,
 "turn_no": the number of its open (or last) turn, "banks": each seat's time bank left
-in this game, in seconds, only when the place has a time bank}``; written by
+in this game, in seconds, only when the place has a time bank, "posts": each seat's last
+posts that carried an idempotency key, oldest first,
+``{"seat": [[key, result, reason, reset_place], …]}``, only once there is one}``; written by
 ``places.services`` at every change, decoded here and nowhere else.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from places.engine.cards import sorted_ids
 from places.engine.place import IN_GAME, PlaceState
+
+#: A keyed post and its answer: (key, result, reason, reset_place).
+KeyedPost = tuple[str, str, str | None, bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +25,10 @@ class Position:
     game_id: int | None = None
     turn_no: int | None = None
     banks: tuple[float, ...] | None = None
+    #: seat -> (key, result, reason, reset_place) of its last keyed posts, oldest first: a
+    #: post that repeats one of the keys is answered so again, never applied twice
+    #: (``services.moves``).
+    posts: dict[int, tuple[KeyedPost, ...]] = field(default_factory=dict)
 
     @classmethod
     def decode(cls, data: dict | None) -> Position:
@@ -30,6 +39,10 @@ class Position:
             data.get("game_id"),
             data.get("turn_no"),
             tuple(data["banks"]) if data.get("banks") is not None else None,
+            {
+                int(seat): tuple(tuple(post) for post in posts)
+                for seat, posts in data.get("posts", {}).items()
+            },
         )
 
     def encode(self) -> dict:
@@ -40,6 +53,10 @@ class Position:
         }
         if self.banks is not None:
             encoded["banks"] = list(self.banks)
+        if self.posts:
+            encoded["posts"] = {
+                str(seat): [list(post) for post in posts] for seat, posts in self.posts.items()
+            }
         return encoded
 
 

@@ -342,7 +342,10 @@ class PlaceConsumer(Socket):
         if cards is None:
             cards = []
         try:
-            if action == "post_cards" and (result := self._post_as_before(cards)) is not None:
+            key = None
+            if action == "post_cards":
+                key = services.read_key(request.get(services.IDEMPOTENCY_KEY))
+            if action == "post_cards" and (result := self._post_as_before(cards, key)) is not None:
                 return {"reply": "post_cards", **result.as_dict()}
             place_id, user_id = self._session.player()
             if place_id != self.place_id:
@@ -351,12 +354,12 @@ class PlaceConsumer(Socket):
                 )
             if action == "get_hand":
                 return {"reply": "get_hand", "cards": documents.hand(place_id, user_id)}
-            result = services.post_cards(place_id, user_id, cards)
+            result = services.post_cards(place_id, user_id, cards, key=key)
         except errors.Refused as e:
             return errors.socket_reply(action, e)
         return {"reply": "post_cards", **result.as_dict()}
 
-    def _post_as_before(self, cards: object) -> services.PostResult | None:
+    def _post_as_before(self, cards: object, key: str | None) -> services.PostResult | None:
         """The post, when the session played here at its last action: the session's
         check rides with the place's lock (no round trip of its own). None when the
         session must be checked first: never checked, elsewhere, or changed since."""
@@ -364,7 +367,7 @@ class PlaceConsumer(Socket):
         if unchanged is None or unchanged.player[0] != self.place_id:
             return None
         try:
-            return services.post_cards(*unchanged.player, cards, unchanged)
+            return services.post_cards(*unchanged.player, cards, unchanged, key)
         except services.Stale:  # nothing was done: Django's check decides, then the post
             self._session.forget()
             return None

@@ -16,7 +16,7 @@ from places.services.lifecycle import (
     start_place,
     stop_place,
 )
-from places.services.moves import MAX_CARDS, PostResult, post_cards
+from places.services.moves import IDEMPOTENCY_KEY, MAX_CARDS, PostResult, post_cards, read_key
 from places.services.practice import Practice, check_practice, start_practice
 from places.services.setup import (
     EDITABLE_WHEN_STARTED,
@@ -34,6 +34,7 @@ from places.services.tournaments import (
 __all__ = [
     "EDITABLE_WHEN_STARTED",
     "FIXED_WHEN_STARTED",
+    "IDEMPOTENCY_KEY",
     "MAX_CARDS",
     "PostResult",
     "Stale",
@@ -45,6 +46,7 @@ __all__ = [
     "edit_place",
     "next_turn",
     "post_cards",
+    "read_key",
     "reseat_place",
     "resume",
     "run_due",

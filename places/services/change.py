@@ -66,6 +66,8 @@ class Change:
         self.turn_no = position.turn_no
         #: Each seat's time bank left in this game (seconds); None: the place has none.
         self.banks = list(position.banks) if position.banks is not None else None
+        #: Each seat's last posts that carried an idempotency key (``Position.posts``).
+        self.posts = dict(position.posts)
         self.seats = seats_of(place.id)
         self.messages: list[dict] = []
         self.submitted: list[str] = []  # what the acting player wrote
@@ -272,7 +274,7 @@ class Change:
                 None if place.pace is None else self.now + timedelta(seconds=place.pace)
             )
         banks = tuple(self.banks) if self.banks is not None else None
-        place.engine_state = Position(state, self.game_id, self.turn_no, banks).encode()
+        place.engine_state = Position(state, self.game_id, self.turn_no, banks, self.posts).encode()
         first = place.event_seq + 1
         texts = [compact(m) for m in self.messages]
         place.event_seq += len(texts)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 
@@ -29,6 +30,34 @@ class PostResult:
 #: A play has at most 54 cards: more cards than that cannot be a move.
 MAX_CARDS = len(ALL_IDS)
 
+#: The optional parameter (HTTP) or field (socket) that makes a post safe to retry.
+IDEMPOTENCY_KEY = "idempotency_key"
+#: What a key may be: a UUID's hex fits, and so does any counter or timestamp of a bot's.
+KEY_PATTERN = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+#: How many keyed posts of each seat the server remembers: a retry of one of them is
+#: recognised even after the bot's next post (one still retrying while the next is made).
+KEYS_KEPT = 4
+
+
+def read_key(value: object) -> str | None:
+    """A post's idempotency key (None: none, or blank); INVALID_PARAMETER on anything
+    but 1 to 64 letters, digits, ``.``, ``_``, ``:`` or ``-``."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str) or not KEY_PATTERN.fullmatch(value):
+        raise errors.Refused(
+            errors.INVALID_PARAMETER,
+            f"{IDEMPOTENCY_KEY}: 1 to 64 letters, digits, '.', '_', ':' or '-'",
+        )
+    return value
+
+
+class _Repeated(Exception):
+    """The post repeats the key of one of the seat's last keyed posts: answered as then."""
+
+    def __init__(self, result: PostResult):
+        self.result = result
+
 
 def parse_written(cards: object) -> list[int]:
     """Parse a post's card strings (blank ones dropped); INVALID_CARD on anything but a
@@ -50,18 +79,34 @@ def parse_written(cards: object) -> list[int]:
 
 
 def post_cards(
-    place_id: int, user_id: int, cards: object, precondition: Precondition | None = None
+    place_id: int,
+    user_id: int,
+    cards: object,
+    precondition: Precondition | None = None,
+    key: str | None = None,
 ) -> PostResult:
-    """A player's action, timed for ``/metrics`` (``daihinmin_post_seconds``)."""
+    """A player's action, timed for ``/metrics`` (``daihinmin_post_seconds``).
+
+    With an idempotency ``key`` (:func:`read_key`), a post that repeats the key of the
+    seat's last ``KEYS_KEPT`` keyed posts is answered as that post was and changes
+    nothing: a bot may retry a post whose answer it never got (a 500, a dropped
+    connection) without playing twice. A bot gives each move a new key.
+    """
     started = time.perf_counter()
     try:
-        return _post_cards(place_id, user_id, cards, precondition)
+        return _post_cards(place_id, user_id, cards, precondition, key)
+    except _Repeated as repeated:  # the transaction rolled back: nothing was written
+        return repeated.result
     finally:
         metrics.POST_SECONDS.observe(time.perf_counter() - started)
 
 
 def _post_cards(
-    place_id: int, user_id: int, cards: object, precondition: Precondition | None
+    place_id: int,
+    user_id: int,
+    cards: object,
+    precondition: Precondition | None,
+    key: str | None,
 ) -> PostResult:
     """A player's action: cards to play, none for a pass.
 
@@ -75,6 +120,10 @@ def _post_cards(
     tokens = parse_written(cards) if precondition is None else None
     seat = seat_of(place_id, user_id).no
     with changing(place_id, precondition) as change:
+        kept = change.posts.get(seat, ()) if key is not None else ()
+        for before in kept:
+            if before[0] == key:
+                raise _Repeated(PostResult(*before[1:]))
         if tokens is None:
             tokens = parse_written(cards)
         change.submitted = [c.strip() for c in cards if c and c.strip()]
@@ -91,5 +140,8 @@ def _post_cards(
             raise errors.Refused(errors.NO_TURN_OPEN) from None
         except NotYourTurn:
             raise errors.Refused(errors.NOT_YOUR_TURN) from None
+        if key is not None:
+            post = (key, result.outcome, result.reason, result.reset)
+            change.posts[seat] = (*kept, post)[-KEYS_KEPT:]
         change.run_on()
     return PostResult(result.outcome, result.reason, result.reset)

@@ -228,6 +228,27 @@ async def test_a_session_ended_anywhere_is_refused_by_both_paths(
     assert hand["status"] == 401  # and no hand to read
 
 
+async def test_a_keyed_post_and_its_retry_answer_alike(mode, twins, fast_app, django_app):
+    """``idempotency_key``: the retry of a played post is answered as then on both paths,
+    and a key of no valid form is refused alike (tests/api/test_post_retry.py has the rest)."""
+    fast_place, django_place = twins
+    cookies = (
+        await sync_to_async(cookie_of)("alice", fast_place.id),
+        await sync_to_async(cookie_of)("alice", django_place.id),
+    )
+    lead = await sync_to_async(a_safe_single)(fast_place, "alice")
+    keyed = form(lead) + b"&idempotency_key=k-1"
+    bad = await both(fast_app, django_app, "/post_cards.json", form(lead) + b"&idempotency_key=a+b",
+                     cookies=cookies)  # fmt: skip
+    assert bad["status"] == 400
+    first = await both(fast_app, django_app, "/post_cards.json", keyed, cookies=cookies)
+    assert first["status"] == 200
+    before = [await sync_to_async(snapshot)(p.id) for p in twins]
+    again = await both(fast_app, django_app, "/post_cards.json", keyed, cookies=cookies)
+    assert (again["status"], again["body"]) == (first["status"], first["body"])
+    assert [await sync_to_async(snapshot)(p.id) for p in twins] == before
+
+
 async def test_a_place_that_ended_answers_alike(mode, twins, fast_app, django_app):
     fast_place, django_place = twins
     cookies = (

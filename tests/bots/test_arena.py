@@ -93,8 +93,11 @@ def test_the_wire_bot_takes_the_same_specs(my_module, monkeypatch):
     class FakeBot:
         turns_played, results = 0, []
 
-        def __init__(self, server, place, name, password, strategy, transport):
+        def __init__(self, server, place, name, password, strategy, **options):
             made["strategy"] = strategy
+
+        def summary(self) -> str:
+            return "a: 0 turns"
 
         async def run(self):
             return None
@@ -154,3 +157,51 @@ def test_the_interval_of_a_known_sample():
 def test_every_sample_strategy_is_resolved_by_name():
     for name in STRATEGIES:
         assert callable(resolve(name, 1))
+
+
+def test_the_standings_say_why_an_entrant_missed(my_module, tmp_path):
+    (tmp_path / "passer.py").write_text("def play(hand, table, revolution):\n    return None\n")
+    entrants = Run(["passer:play", *SAMPLES[1:]], games=10, seed=4, games_per_place=10).play()
+    passer = entrants[0]
+    assert passer.misses > 0
+    assert passer.miss_reasons == {"PASS_ON_LEAD": passer.misses}  # it never plays: it leads
+    assert f"passer:play missed: PASS_ON_LEAD {passer.misses}" in standings(entrants)
+    sys.modules.pop("passer", None)
+
+
+def test_every_option_of_both_commands_says_what_it_does(monkeypatch):
+    import argparse
+
+    parsers = []
+    parse = argparse.ArgumentParser.parse_args
+
+    def keep(parser, args=None, namespace=None):
+        parsers.append(parser)
+        return parse(parser, args, namespace)
+
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", keep)
+    for command in (main, bots_cli.main):
+        with pytest.raises(SystemExit):
+            command(["--help"])
+    assert [p.prog for p in parsers] == ["python -m bots.arena", "python -m bots"]
+    for parser in parsers:
+        silent = [a.option_strings for a in parser._actions if not a.help]
+        assert not silent, f"{parser.prog}: no help for {silent}"
+
+
+def test_the_wire_bot_ends_with_its_ranks_and_points():
+    from bots.client import Bot
+
+    bot = Bot("http://s", 1, "alice", "pw", resolve("greedy"))
+    bot.turns_played, bot.results = 12, {"play": 9, "pass": 3}
+    for rank in (1, 3, 1, 5):
+        bot.on_event(
+            {"player": "alice", "rank": {"rank": {"rank": rank}}, "operation": "end_player",
+             "place": 1}
+        )  # fmt: skip
+    bot.on_event({"player": "bob", "rank": {"rank": {"rank": 2}}, "operation": "end_player",
+                  "place": 1})  # fmt: skip
+    assert bot.summary() == (
+        "alice: 12 turns (play 9, pass 3, miss 0); 4 games (1st 2, 2nd 0, 3rd 1, 4th 0, 5th 1);"
+        " 10 points (2.50 a game)"
+    )

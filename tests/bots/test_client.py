@@ -1,4 +1,8 @@
-"""A bot's socket actions are paired with their replies, across reconnections (``bots/client.py``)."""
+"""A bot's socket actions are paired with their replies, across reconnections (``bots/client.py``).
+
+These drive one action over the socket (``Bot._ask``); what the bot does when it fails
+(it tries again, over HTTP while the socket is gone) is ``test_retries.py``'s.
+"""
 
 from __future__ import annotations
 
@@ -29,7 +33,7 @@ def bot() -> Bot:
 async def test_an_action_whose_socket_dropped_fails_instead_of_taking_the_next_reply():
     b = bot()
     b._socket = old = FakeSocket()
-    asking = asyncio.ensure_future(b.get_hand())
+    asking = asyncio.ensure_future(b._ask({"action": "get_hand"}))
     await asyncio.sleep(0)
     assert old.sent == [{"action": "get_hand"}]
     b._socket_lost()  # the server restarted before answering
@@ -75,7 +79,7 @@ async def test_actions_sent_one_after_another_get_their_own_replies_in_order():
 
 async def test_without_a_socket_an_action_fails_at_once():
     with pytest.raises(ConnectionError):
-        await bot().get_hand()
+        await bot()._ask({"action": "get_hand"})
 
 
 class BrokenSocket(FakeSocket):
@@ -87,7 +91,7 @@ async def test_an_action_that_could_not_be_sent_waits_for_no_reply():
     b = bot()
     b._socket = BrokenSocket()
     with pytest.raises(ConnectionResetError):
-        await b.get_hand()
+        await b._ask({"action": "get_hand"})
     assert not b._waiting  # the next reply is not taken for it
 
 

@@ -171,14 +171,19 @@ class Server:
         password: str,
         strategy: str = "greedy",
         transport: str = "http",
+        through: str | None = None,
     ) -> subprocess.Popen:
+        """A bot process of this server; ``through``: the URL of a proxy its HTTP goes
+        through (its socket still comes here)."""
+        via = ["--ws-server", self.ws_url] if through else []
         return subprocess.Popen(
             [
                 sys.executable,
                 "-m",
                 "bots",
+                *via,
                 "--server",
-                self.url,
+                through or self.url,
                 "--place",
                 str(place_id),
                 "--name",
