@@ -270,7 +270,7 @@ def test_a_turn_in_the_url_opens_there_and_the_url_follows_the_position(page, se
     assert at(page) == flip - 1
 
     page.evaluate("location.hash = '#turn=0'")  # a link followed on the page itself
-    page.wait_for_function("document.getElementById('replay').dataset.at === '0'")
+    page.wait_for_function("() => document.getElementById('replay').dataset.at === '0'")
 
 
 def test_one_seat_s_view_shows_its_hand_and_only_the_backs_of_the_others(page, server, records):
