@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> None:
         "--ws-server",
         default=None,
         metavar="URL",
-        help="where the socket is, when not at --server (e.g. ws://HOST:8081, the 2011 port)",
+        help="where the RFC 6455 socket is, when not at --server (e.g. a proxy of its own)",
     )
     parser.add_argument(
         "--seed", type=int, default=None, help="the seed of a sample strategy's choices (random)"
