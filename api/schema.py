@@ -816,7 +816,7 @@ def one_operation_a_route(result: dict, generator, request, public) -> dict:
     """drf-spectacular's postprocessing hook: one operation a route and method.
 
     Each route is served at several paths (no suffix, ``.json``, ``.xml``; the documents
-    again under ``/operations/``): listed one by one they made 48 operations of 13 routes.
+    again under ``/operations/``): listed one by one they made 52 operations of 14 routes.
     Here the formats become the alternatives of one operation, chosen by the ``{format}``
     path parameter (its values those the route has), and the ``/operations/`` copies are
     named in the description instead of repeated. ``/api/schema/?paths=each`` keeps every
