@@ -85,3 +85,17 @@ def player_client(name: str, place_id: int) -> Client:
     )
     assert response.status_code == 302
     return client
+
+
+@pytest.fixture(scope="module")
+def browser(server):
+    """Debian's Chromium for a browser test module, once its ``server`` is up (each such
+    module starts its own server)."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.pages.browser import launch
+
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from tests.e2e.server import Server
-from tests.pages.browser import VIEWPORT, launch, require_chromium, shot, watch_errors
+from tests.pages.browser import VIEWPORT, require_chromium, shot, watch_errors
 
 pytestmark = pytest.mark.e2e
 
@@ -40,16 +40,6 @@ def server(tmp_path_factory):
     s.start()
     yield s
     s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser(server):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 def create_place(server, title: str, players: list[str], **options: str) -> int:

@@ -8,7 +8,6 @@ import pytest
 
 from tests.pages.browser import (
     VIEWPORT,
-    launch,
     require_chromium,
     server_with_a_played_place,
     shot,
@@ -37,16 +36,6 @@ def server(tmp_path_factory):
     s.start()
     yield s
     s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser(server):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 def visit(browser, url: str, ready: str, log_in: bool = False) -> tuple[list[str], list[str]]:

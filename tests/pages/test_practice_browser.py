@@ -15,7 +15,6 @@ from tests.e2e.server import Server
 from tests.pages.browser import (
     SCREENSHOTS,
     VIEWPORT,
-    launch,
     require_chromium,
     shot,
     watch_errors,
@@ -40,16 +39,6 @@ def server(tmp_path_factory):
     s.start()
     yield s
     s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser(server):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 def live_value(page, key: str) -> str:

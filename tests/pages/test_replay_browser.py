@@ -19,7 +19,6 @@ from places.engine.game import act, advance, new_game, time_out
 from places.engine.replay import order_name
 from tests.pages.browser import (
     VIEWPORT,
-    launch,
     require_chromium,
     server_with_a_played_place,
     shot,
@@ -47,16 +46,6 @@ def server(tmp_path_factory):
     s.start()
     yield s
     s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser(server):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.pages.browser import VIEWPORT, launch, require_chromium, shot, watch_errors
+from tests.pages.browser import VIEWPORT, require_chromium, shot, watch_errors
 from tests.places.test_uecda_import import FIXTURE
 
 pytestmark = pytest.mark.e2e
@@ -27,16 +27,6 @@ def server(tmp_path_factory):
     s.start()
     yield s
     s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser(server):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 @pytest.fixture

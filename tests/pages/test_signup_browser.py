@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.server import Server
-from tests.pages.browser import VIEWPORT, launch, require_chromium, shot, watch_errors
+from tests.pages.browser import VIEWPORT, require_chromium, shot, watch_errors
 
 pytestmark = pytest.mark.e2e
 
@@ -25,16 +25,6 @@ def server(tmp_path_factory):
     s.start()
     yield s
     s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser(server):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 def test_a_person_signs_up_then_practises(browser, server):
