@@ -120,7 +120,9 @@ def create_tournament(
     missing = [n for n in usernames if n not in users]
     if missing:
         problems.append("unknown user: " + ", ".join(missing))
-    used = seed and Tournament.objects.filter(seed=seed).values_list("id", flat=True).first()
+    # asked only of a seed that is one (a NUL would be refused by PostgreSQL itself)
+    asked = seed and not seed_problems(seed, SEED_MAX_LENGTH)
+    used = asked and Tournament.objects.filter(seed=seed).values_list("id", flat=True).first()
     if used:
         # the same seed makes the same tables' seeds: one tournament's published records
         # would deal the other's games
