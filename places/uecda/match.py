@@ -46,16 +46,25 @@ class Connection:
         self.native = False  # 20060: no handshake came
         self.name = ""
         self.alive = True
+        self.out: list[bytes] = []
         sock = writer.get_extra_info("socket")
         if sock is not None:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def send(self, data: bytes) -> None:
+        """Queue bytes for the next :meth:`flush` (tables whole: a write never cuts one)."""
         if self.alive:
-            if self.writer.is_closing():
-                self.lost()
-            else:
-                self.writer.write(data)
+            self.out.append(data)
+
+    def flush(self) -> None:
+        """Write what is queued in one write."""
+        if self.out:
+            if self.alive:
+                if self.writer.is_closing():
+                    self.lost()
+                else:
+                    self.writer.write(b"".join(self.out))
+            self.out.clear()
 
     def send_table(self, table: Sequence[int]) -> None:
         self.send(w.encode(table, self.native))
@@ -68,6 +77,7 @@ class Connection:
         if not self.alive:
             return ZERO_TABLE
         try:
+            self.flush()
             await self.writer.drain()
             data = await self.reader.readexactly(w.TABLE_BYTES)
         except (asyncio.IncompleteReadError, ConnectionError, OSError):
@@ -76,6 +86,7 @@ class Connection:
         return w.decode(data, self.native)
 
     async def drain(self) -> None:
+        self.flush()
         if self.alive:
             try:
                 await self.writer.drain()
@@ -198,6 +209,10 @@ async def play_match(
                 data = encoded[c.native] = w.encode(table, c.native)
             c.send(data)
 
+    def flush_all() -> None:
+        for c in conns:
+            c.flush()
+
     def int_to_all(value: int) -> None:
         encoded = {False: w.encode_int(value), True: w.encode_int(value, True)}
         for c in conns:
@@ -228,6 +243,7 @@ async def play_match(
                 if isinstance(s, HouseSeat):
                     choices[i] = uecda_give(s.strategy, shown[rich], n)
                 else:
+                    flush_all()
                     choices[i] = w.cards_of_table(await s.read_table())
         g, exchanges = u.start_game(deal, UECDA, *choices)
         hands = g.hands
@@ -245,6 +261,7 @@ async def play_match(
             if isinstance(s, HouseSeat):
                 move = s.answer(g, p)
             else:
+                flush_all()
                 move = w.move_of_table(await s.read_table())
             before = g
             g, done = u.submit(g, p, move)
@@ -263,6 +280,7 @@ async def play_match(
                 int_to_all(w.MATCH_OVER if game_no == games else w.GAME_OVER)
                 break
             int_to_all(w.CONTINUE)
+        flush_all()
         mibun = sorted(range(u.PLAYERS), key=lambda q: g.ranks[q])
         match = u.finish_game(match, deal, g)
         record = game_record(names, deal, exchanges, hands, plays, outcomes, g, drawn, head, seed)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
+from functools import lru_cache
 
 from places.engine import uecda as u
 
@@ -34,6 +35,9 @@ _BIG_INT = struct.Struct(">I")
 _NATIVE_INT = struct.Struct("=i")
 
 
+_TAIL = (0,) * (CELLS - 75)  # rows 5–7, filled in by each table
+
+
 class TableError(ValueError):
     """Bytes that are not one table."""
 
@@ -42,7 +46,9 @@ def encode(table: Sequence[int], native: bool = False) -> bytes:
     """480 bytes; 20070 sends a negative value as 0 (``htonl(v * (v >= 0))``)."""
     if native:
         return _NATIVE.pack(*table)
-    return _BIG.pack(*(v if v > 0 else 0 for v in table))
+    if min(table) < 0:
+        table = [v if v > 0 else 0 for v in table]
+    return _BIG.pack(*table)
 
 
 def decode(data: bytes, native: bool = False) -> list[int]:
@@ -156,6 +162,15 @@ def cards_of_table(table: Sequence[int]) -> int:
     return mask
 
 
+@lru_cache(maxsize=4096)
+def hand_rows(hand: int) -> tuple[int, ...]:
+    """Rows 0–4 of a hand's table (75 ints): made once per hand, as hands repeat
+    from turn to turn."""
+    table = [0] * 75
+    put_cells(table, *hand_cells(hand))
+    return tuple(table)
+
+
 def _row6(
     table: list[int], counts: Sequence[int], rank_of: Sequence[int] | None, seats: Sequence[int]
 ) -> None:
@@ -213,8 +228,7 @@ def turn_tables(
     counts = [h.bit_count() for h in g.hands]
     tables = []
     for p in range(u.PLAYERS):
-        table = [0] * CELLS
-        put_cells(table, *hand_cells(g.hands[p]))
+        table = [*hand_rows(g.hands[p]), *_TAIL]
         _flags(table, g.turn, g.stage is None, g.revolution, g.locked)
         if p == g.turn:
             table[5 * COLUMNS + 2] = 1
