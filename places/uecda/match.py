@@ -200,6 +200,8 @@ async def play_match(
     names = [s.name for s in seats]
     mibun = list(range(u.PLAYERS))  # the player at each rank, as tndhms keeps it
     conns = [s for s in seats if isinstance(s, Connection)]
+    tcp = [p for p, s in enumerate(seats) if isinstance(s, Connection)]
+    natives = [isinstance(s, Connection) and s.native for s in seats]
 
     def same_table_to_all(table: Sequence[int]) -> None:
         encoded: dict[bool, bytes] = {}
@@ -252,10 +254,9 @@ async def play_match(
         drawn = False
         while True:
             shown_ranks = None if first else w.rank_cells(mibun)
-            tables = w.turn_tables(g, shown_ranks, deal.seats)
-            for c_p, s in enumerate(seats):
-                if isinstance(s, Connection):
-                    s.send_table(tables[c_p])
+            tables = w.turn_table_bytes(g, shown_ranks, deal.seats, natives)
+            for c_p in tcp:
+                seats[c_p].send(tables[c_p])
             p = g.turn
             s = seats[p]
             if isinstance(s, HouseSeat):

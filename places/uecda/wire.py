@@ -237,6 +237,48 @@ def turn_tables(
     return tables
 
 
+_BIG_ROWS = struct.Struct(">75I")
+_NATIVE_ROWS = struct.Struct("=75i")
+_BIG_TAIL = struct.Struct(f">{CELLS - 75}I")
+_NATIVE_TAIL = struct.Struct(f"={CELLS - 75}i")
+
+
+@lru_cache(maxsize=8192)
+def hand_bytes(hand: int, native: bool) -> bytes:
+    """Rows 0–4 of a hand's table as sent (its 300 bytes), made once per hand."""
+    return (_NATIVE_ROWS if native else _BIG_ROWS).pack(*hand_rows(hand))
+
+
+def turn_table_bytes(
+    g: u.UecdaGame, rank_of: Sequence[int] | None, seats: Sequence[int], native: Sequence[bool]
+) -> list[bytes]:
+    """The five turn tables as sent (player ``p`` in ``native[p]`` order): the bytes of
+    :func:`turn_tables`, made from each hand's cached rows and two encoded tails."""
+    counts = [h.bit_count() for h in g.hands]
+    tail = [0] * (CELLS - 75)
+    tail[3] = g.turn
+    tail[4] = int(g.stage is None)
+    tail[6] = int(g.revolution)
+    tail[7] = int(g.locked)
+    for p in range(u.PLAYERS):
+        tail[15 + p] = counts[p]
+        tail[20 + p] = 0 if rank_of is None else rank_of[p]
+        tail[25 + p] = seats[p]
+    mover = list(tail)
+    mover[2] = 1
+    tails: dict[tuple[bool, bool], bytes] = {}
+    out = []
+    for p in range(u.PLAYERS):
+        key = (native[p], p == g.turn)
+        data = tails.get(key)
+        if data is None:
+            data = tails[key] = (_NATIVE_TAIL if key[0] else _BIG_TAIL).pack(
+                *(mover if key[1] else tail)
+            )
+        out.append(hand_bytes(g.hands[p], native[p]) + data)
+    return out
+
+
 def field_table(
     before: u.UecdaGame,
     after: u.UecdaGame,

@@ -149,3 +149,17 @@ def test_an_exchange_table_gives_its_cards_a_joker_only_cell_none():
     bad = [0] * w.CELLS
     bad[0] = 1  # [0][0]: a joker-only cell
     assert w.cards_of_table(bad) & 1
+
+
+def test_the_turn_tables_bytes_are_the_turn_tables_encoded():
+    g = game("S3S4J3", "D3D8S9", "H5H6H7", "C9", "CT", seats=(2, 0, 4, 1, 3))
+    g, _ = u.submit(g, 1, u.move_of_text("D3"))
+    ranks = [1, 0, 4, 3, 2]
+    native = [False, True, False, True, False]
+    tables = w.turn_tables(g, ranks, (2, 0, 4, 1, 3))
+    assert w.turn_table_bytes(g, ranks, (2, 0, 4, 1, 3), native) == [
+        w.encode(t, n) for t, n in zip(tables, native, strict=True)
+    ]
+    assert w.turn_table_bytes(g, None, SEATS, [False] * 5) == [
+        w.encode(t) for t in w.turn_tables(g, None, SEATS)
+    ]
