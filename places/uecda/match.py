@@ -4,8 +4,9 @@
 (20070; none within 2 s: 20060, native byte order); it seats them in accept
 order, the player number being that order, and sends each its number.
 :func:`play_match` plays the games with the engine (:mod:`places.engine.uecda`,
-the arena's engine too) in tndhms's message order, writing each table in one
-write and reading full 480-byte tables however the bytes come. After the last
+the arena's engine too) in tndhms's message order, each table whole in one write
+(a turn's messages to a client leave together), reading full 480-byte tables
+however the bytes come. After the last
 game every socket has the game state 2 and is closed.
 
 A seat is a :class:`Connection` or a :class:`HouseSeat` (a sample strategy played
@@ -38,7 +39,9 @@ ZERO_TABLE = (0,) * w.CELLS
 
 
 class Connection:
-    """A client's socket: tables out in one write each, full tables in."""
+    """A client's socket. Out: what a turn sends it (accept code, field table, game
+    state, next turn table) is queued and goes in one write, each table whole in it,
+    before the server next waits for a submission. In: full 480-byte tables."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
         self.reader = reader
