@@ -92,7 +92,7 @@ def stock_client(i: int, port: int) -> list[str]:
     return [os.environ["UECDA_CLIENT"], "-h", "127.0.0.1", "-p", str(port), "-n", f"stock{i}"]
 
 
-def uecda_match(games: int, client, migrated: Path, work: Path) -> Run:
+def uecda_match(games: int, client, migrated: Path, work: Path, every: float = 0.0) -> Run:
     db = work / "run.sqlite3"
     shutil.copy(migrated, db)
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "DEBUG": "0", "SECRET_KEY": "bench"}
@@ -100,7 +100,7 @@ def uecda_match(games: int, client, migrated: Path, work: Path) -> Run:
     port = free_port()
     server = subprocess.Popen(
         [PYTHON, "manage.py", "uecda_match", "--games", str(games), "--port", str(port),
-         "--host", "127.0.0.1", "--seed", "bench"],
+         "--host", "127.0.0.1", "--seed", "bench", "--write-every", str(every)],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )  # fmt: skip
     wait_listening(port, server)
@@ -189,6 +189,9 @@ def main() -> int:
                 results.setdefault("tndhms, 5 stock clients", []).append(tndhms(args.games, work))
                 results.setdefault("uecda_match, 5 stock clients", []).append(
                     uecda_match(args.games, stock_client, migrated, work)
+                )
+                results.setdefault("uecda_match --write-every 1, 5 stock clients", []).append(
+                    uecda_match(args.games, stock_client, migrated, work, 1.0)
                 )
         print(f"{args.games} games a match, {os.cpu_count()} cores")
         for name, runs in results.items():

@@ -342,12 +342,16 @@ class Listener:
 
 class GameWriter:
     """Stores finished games in order, off the loop: each batch (the games that
-    finished while the last was written) in one transaction on the place's
-    database thread. The match never waits for it but at the end."""
+    finished while the last was written, or within ``every`` seconds of the first)
+    in one transaction on the place's database thread. The match never waits for
+    it but at the end. ``every`` 0: each game as soon as it ends (a crash loses
+    the game in play and any still queued); more trades that for fewer
+    transactions (about 6 ms of CPU each on SQLite, a quarter of a game's cost)."""
 
-    def __init__(self, place_id: int, games: int, most: int = 100):
+    def __init__(self, place_id: int, games: int, every: float = 0.0, most: int = 500):
         self.place_id = place_id
         self.games = games
+        self.every = every
         self.most = most
         self.queue: asyncio.Queue[tuple[int, dict]] = asyncio.Queue()
         self.task = asyncio.create_task(self._write())
@@ -363,6 +367,8 @@ class GameWriter:
         last = 0
         while last < self.games:
             batch = [await self.queue.get()]
+            if self.every and batch[0][0] < self.games:
+                await asyncio.sleep(self.every)
             while len(batch) < self.most and not self.queue.empty():
                 batch.append(self.queue.get_nowait())
             last = batch[-1][0]
@@ -390,10 +396,12 @@ async def serve_match(
     rated: bool = False,
     ready: Callable[[int], None] | None = None,
     handshake_window: float = w.HANDSHAKE_SECONDS,
+    write_every: float = 0.0,
 ) -> tuple[int, float]:
     """Listen, seat ``5 - len(house)`` clients in accept order (the house strategies
     take the last seats), play and store the match; returns the place and the
-    seconds from seating to the last game stored. ``ready(port)`` once listening."""
+    seconds from seating to the last game stored. ``ready(port)`` once listening;
+    ``write_every``: see :class:`GameWriter`."""
     from bots.strategies import resolve_uecda
     from places.realtime import db_thread
     from places.services.uecda import open_match
@@ -413,7 +421,7 @@ async def serve_match(
         place_id = await db_thread.run(
             open_match, title, games, seed, [s.name for s in seats], rated
         )
-        writer = GameWriter(place_id, games)
+        writer = GameWriter(place_id, games, write_every)
         try:
             await play_match(
                 seats, games, seed, {"id": place_id, "title": title, "games": games}, writer.put

@@ -182,6 +182,8 @@ def test_the_command_prints_its_last_line(capsys):
             "random",
             "--house",
             "greedy",
+            "--write-every",
+            "0.2",
         )
 
     thread = threading.Thread(target=command)

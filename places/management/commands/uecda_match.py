@@ -53,8 +53,28 @@ class Command(OneLineCommand):
         )
         parser.add_argument("--title", default="uecda_match", help="the place's title")
         parser.add_argument("--rated", action="store_true", help="its games move ratings")
+        parser.add_argument(
+            "--write-every",
+            type=float,
+            default=0.0,
+            metavar="SECONDS",
+            help="store the games that end within SECONDS in one transaction (0: each game "
+            "as it ends, the default; more is faster, and a crash loses up to SECONDS of games)",
+        )
 
-    def handle(self, *args, games: int, port: int, host: str, seed, house, title, rated, **options):
+    def handle(
+        self,
+        *args,
+        games: int,
+        port: int,
+        host: str,
+        seed,
+        house,
+        title,
+        rated,
+        write_every,
+        **options,
+    ):
         if len(house) > 5:
             raise CommandError("at most 5 house bots")
         seed = seed if seed is not None else secrets.token_hex(8)
@@ -73,6 +93,7 @@ class Command(OneLineCommand):
                     title=title,
                     rated=rated,
                     ready=ready,
+                    write_every=max(0.0, write_every),
                 )
             )
         except Refused as e:
