@@ -235,3 +235,44 @@ async def test_five_stock_clients_play_20_games(close_thread_connections):
     place = await sync_to_async(check_stored)(place_id, 20)
     names = await sync_to_async(lambda: sorted(p.user.username for p in place.players.all()))()
     assert names == [f"stock{i}" for i in range(5)]
+
+
+async def test_games_are_stored_as_they_end_and_a_server_stopped_mid_match_keeps_them(
+    close_thread_connections,
+):
+    task, port = await serve(10, seed="crash", house=["greedy"] * 4)
+    r, wr = await asyncio.open_connection("127.0.0.1", port)
+    wr.write(w.encode(w.handshake("stopper")))
+    await r.readexactly(4)
+    over = 0
+    while over < 2:  # pass on every turn of two games
+        table = w.decode(await r.readexactly(w.TABLE_BYTES))
+        if table[75] == 1:
+            continue
+        if table[77] == 1:
+            wr.write(w.encode([0] * w.CELLS))
+            await r.readexactly(4)
+        await r.readexactly(w.TABLE_BYTES)
+        over += w.decode_int(await r.readexactly(4)) == w.GAME_OVER
+
+    def stored() -> int:
+        return Game.objects.filter(place__title="uecda_match").count()
+
+    for _ in range(200):  # the server now waits on this client, in game 3 at most
+        if await sync_to_async(stored)() >= 2:
+            break
+        await asyncio.sleep(0.05)
+    task.cancel()  # the server stops mid-match
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    wr.close()
+
+    def check() -> None:
+        place = Place.objects.get(title="uecda_match")
+        assert place.state == Place.State.RUNNING
+        games = list(Game.objects.filter(place=place).order_by("no"))
+        assert 2 <= len(games) <= 3  # the two it finished; the third only if it ended
+        records = [g.record for g in games]
+        assert all(type(r).__name__ == "Replayed" for r in replay_records(records))
+
+    await sync_to_async(check)()
