@@ -8,6 +8,7 @@ import asyncio
 import os
 import socket
 import struct
+import sys
 import threading
 from pathlib import Path
 
@@ -276,3 +277,26 @@ async def test_games_are_stored_as_they_end_and_a_server_stopped_mid_match_keeps
         assert all(type(r).__name__ == "Replayed" for r in replay_records(records))
 
     await sync_to_async(check)()
+
+
+async def test_python_m_bots_transport_uecda_plays_a_match(close_thread_connections):
+    task, port = await serve(3, seed="cli", house=["greedy"] * 4)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bots", "--transport", "uecda",
+        "--server", f"127.0.0.1:{port}", "--strategy", "shedder",
+        stdout=asyncio.subprocess.PIPE, cwd=Path(__file__).resolve().parents[2],
+    )  # fmt: skip
+    out, _ = await asyncio.wait_for(proc.communicate(), 120)
+    place_id, _ = await asyncio.wait_for(task, 60)
+    assert proc.returncode == 0
+    assert out.decode().splitlines()[-1].startswith("shedder: player 0, 3 games, ")
+    await sync_to_async(check_stored)(place_id, 3)
+
+
+def test_the_http_transports_still_need_a_place_a_name_and_a_password(capsys):
+    from bots.__main__ import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["--name", "alice", "--password", "pw"])
+    assert e.value.code == 2
+    assert "--place is required with --transport http" in capsys.readouterr().err
