@@ -1,4 +1,5 @@
-"""``python -m bots --server URL --place ID --name NAME --password PW --strategy greedy``."""
+"""``python -m bots --server URL --place ID --name NAME --password PW --strategy greedy``;
+``python -m bots --transport uecda --server HOST:PORT --strategy greedy`` for a UECda server."""
 
 from __future__ import annotations
 
@@ -6,12 +7,13 @@ import argparse
 import asyncio
 import logging
 from collections.abc import Coroutine
+from typing import Any
 
 from bots.client import Bot, ProtocolError
-from bots.strategies import STRATEGIES, resolve
+from bots.strategies import STRATEGIES, resolve, resolve_uecda
 
 
-def run(main: Coroutine) -> None:
+def run(main: Coroutine) -> Any:
     """``asyncio.run``, on uvloop when it is installed.
 
     A bot wakes several times a turn for the place's events; uvloop's wake-ups
@@ -20,9 +22,9 @@ def run(main: Coroutine) -> None:
     try:
         import uvloop
     except ImportError:
-        asyncio.run(main)
+        return asyncio.run(main)
     else:
-        uvloop.run(main)
+        return uvloop.run(main)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -36,9 +38,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--server", default="http://127.0.0.1:8000", metavar="URL", help="the server (%(default)s)"
     )
-    parser.add_argument("--place", type=int, required=True, help="the place's id, to play in")
-    parser.add_argument("--name", required=True, help="the user to play as (a player of the place)")
-    parser.add_argument("--password", required=True, help="that user's password")
+    parser.add_argument("--place", type=int, help="the place's id, to play in (not with uecda)")
+    parser.add_argument(
+        "--name", help="the user to play as (a player of the place); uecda: the name sent"
+    )
+    parser.add_argument("--password", help="that user's password (not with uecda)")
     parser.add_argument(
         "--strategy",
         default="greedy",
@@ -47,9 +51,10 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument(
         "--transport",
-        choices=["http", "ws"],
+        choices=["http", "ws", "uecda"],
         default="http",
-        help="read the hand and post over HTTP (the 2011 way, the default) or the socket",
+        help="read the hand and post over HTTP (the 2011 way, the default) or the socket; "
+        "uecda: play a UECda match over tndhms's TCP protocol (--server HOST:PORT)",
     )
     parser.add_argument(
         "--ws-server",
@@ -67,6 +72,12 @@ def main(argv: list[str] | None = None) -> None:
         help="log each reconnection and miss, not only trouble",
     )
     args = parser.parse_args(argv)
+    if args.transport == "uecda":
+        play_uecda(parser, args)
+        return
+    for needed in ("place", "name", "password"):
+        if getattr(args, needed) is None:
+            parser.error(f"--{needed} is required with --transport {args.transport}")
     try:
         strategy = resolve(args.strategy, args.seed)
     except ValueError as e:
@@ -91,6 +102,31 @@ def main(argv: list[str] | None = None) -> None:
     except ProtocolError as e:  # refused for good: a wrong password, no such place, …
         raise SystemExit(f"{args.name}: {e}") from None
     print(bot.summary())
+
+
+def play_uecda(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """One UECda client until the server ends the match (``bots.uecda``)."""
+    from bots.uecda import PORT, UecdaClient
+
+    try:
+        strategy = resolve_uecda(args.strategy, args.seed)
+    except ValueError as e:
+        parser.error(f"--strategy {e}")
+    server = args.server
+    if "://" in server:  # the HTTP default: its host, tndhms's port
+        server = server.split("://", 1)[1].split("/", 1)[0].rsplit(":", 1)[0]
+    host, _, port = server.rpartition(":") if ":" in server else (server, "", str(PORT))
+    if not port.isdigit():
+        parser.error(f"--server {args.server!r}: not HOST:PORT")
+    name = args.name or args.strategy.rsplit(":", 1)[-1][:9]
+    client = UecdaClient(host, int(port), name, strategy)
+    try:
+        summary = run(client.run())
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+    except (OSError, asyncio.IncompleteReadError) as e:
+        raise SystemExit(f"{name}: {e}") from None
+    print(summary.line(name))
 
 
 if __name__ == "__main__":

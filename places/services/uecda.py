@@ -249,3 +249,75 @@ def import_tndhms_log(
         # the same log, imported at the same moment by another process
         raise errors.Refused(errors.ALREADY_IMPORTED, "this log was imported already") from None
     return Imported(place, len(agreed), sum(d.turns for d in agreed), disagreements)
+
+
+# -- a match played over TCP (places/uecda/match.py) ---------------------------------------
+
+
+def _match_users(names: Sequence[str]) -> list:
+    """A user per player: the one of that name, or a new one without a password.
+
+    A name that is no valid user name becomes ``uecda-P``; a name a player before
+    already took in this match (five stock clients are all called the same)
+    becomes ``NAME-P``, P the player number.
+    """
+    model = get_user_model()
+    name_field = model._meta.get_field(model.USERNAME_FIELD)
+    chosen: list[str] = []
+    for p, name in enumerate(names):
+        try:
+            name_field.clean(name, None)
+        except ValidationError:
+            name = f"uecda-{p}"
+        if name in chosen:
+            name = f"{name}-{p}"
+        chosen.append(name)
+    known = {u.get_username(): u for u in model.objects.filter(username__in=chosen)}
+    users = []
+    for name in chosen:
+        user = known.get(name)
+        if user is None:
+            user = model(username=name)
+            user.set_unusable_password()
+            user.save()
+        users.append(user)
+    return users
+
+
+def open_match(title: str, games: int, seed: str, names: Sequence[str], rated: bool) -> int:
+    """A running ``uecda`` place for a match whose five players connected, by number;
+    returns its id. ``INVALID_PLACE`` for a title, game count or seed out of bounds."""
+    problems = _setting_problems(title, games, None, 10.0, seed)
+    if problems:
+        raise errors.Refused(errors.INVALID_PLACE, "; ".join(problems))
+    now = timezone.now()
+    with transaction.atomic():
+        users = _match_users(names)
+        place = Place.objects.create(
+            title=title,
+            game_count=games,
+            pace=None,
+            seed=seed,
+            rated=rated,
+            rules=UECDA_NAME,
+            state=Place.State.RUNNING,
+            started_at=now,
+        )
+        Player.objects.bulk_create(
+            Player(place=place, user=user, seat=p) for p, user in enumerate(users)
+        )
+    return place.id
+
+
+def store_match_games(place_id: int, records: Sequence[dict], over: bool) -> None:
+    """Write finished games of a TCP match in one transaction (the place row locked);
+    ``over``: the last game of the match is among them, the place is finished."""
+    now = timezone.now()
+    with transaction.atomic():
+        place = Place.objects.select_for_update().get(id=place_id)
+        players = list(Player.objects.filter(place=place).order_by("seat"))
+        store_finished_games(place, players, records, now, over)
+        if over:
+            place.state = Place.State.FINISHED
+            place.finished_at = now
+            place.save(update_fields=["state", "finished_at", "updated_at"])

@@ -1,0 +1,205 @@
+"""UECda over TCP: games/s of ``uecda_match`` and, when built, of tndhms. Not a test.
+
+    python bench/uecda.py [--games 1000] [--runs 3]
+    TNDHMS=…/server/src/tndhms UECDA_CLIENT=…/client/client python bench/uecda.py
+
+Prints, median of ``--runs`` runs: ``uecda_match`` with five project UECda clients
+(``python -m bots --transport uecda``, greedy); and when TNDHMS and UECDA_CLIENT
+name a built tndhms and stock client (UECDA.md), tndhms with five stock clients
+and ``uecda_match`` with five stock clients. Each figure is the match's games over
+the wall time from the start of the fifth client to the server's exit (storing
+every game included, on a fresh SQLite database), with the server's CPU a turn
+(user + system, from wait4) and its peak memory (max RSS). The runs of the
+configurations are interleaved, so the machine's load falls on each alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+
+
+@dataclass
+class Run:
+    games: int
+    turns: int
+    seconds: float
+    cpu: float  # the server's user + system seconds
+    peak_kb: int
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_listening(port: int, proc: subprocess.Popen, timeout: float = 30.0) -> None:
+    """Until the server accepts (a probe connection would take a seat: watch ss instead)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise SystemExit(f"the server exited with {proc.returncode}")
+        out = subprocess.run(["ss", "-ltnH", f"sport = :{port}"], capture_output=True, text=True)
+        if out.stdout.strip():
+            return
+        time.sleep(0.05)
+    raise SystemExit(f"nothing listens on {port}")
+
+
+def wait4(proc: subprocess.Popen) -> tuple[float, int]:
+    _, _, usage = os.wait4(proc.pid, 0)
+    proc.returncode = 0
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+
+
+def start_clients(command, port: int, gap: float) -> tuple[list[subprocess.Popen], float]:
+    clients = []
+    started = 0.0
+    for i in range(5):
+        started = time.monotonic()
+        clients.append(
+            subprocess.Popen(
+                command(i, port), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT
+            )
+        )
+        if i < 4:
+            time.sleep(gap)  # tndhms listens with a backlog of 1: one client at a time
+    return clients, started
+
+
+def project_client(i: int, port: int) -> list[str]:
+    return [
+        PYTHON, "-m", "bots", "--transport", "uecda", "--server", f"127.0.0.1:{port}",
+        "--strategy", "greedy", "--name", f"bot{i}",
+    ]  # fmt: skip
+
+
+def stock_client(i: int, port: int) -> list[str]:
+    return [os.environ["UECDA_CLIENT"], "-h", "127.0.0.1", "-p", str(port), "-n", f"stock{i}"]
+
+
+def uecda_match(games: int, client, migrated: Path, work: Path, every: float = 0.0) -> Run:
+    db = work / "run.sqlite3"
+    shutil.copy(migrated, db)
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "DEBUG": "0", "SECRET_KEY": "bench"}
+    env.pop("REDIS_URL", None)
+    port = free_port()
+    server = subprocess.Popen(
+        [PYTHON, "manage.py", "uecda_match", "--games", str(games), "--port", str(port),
+         "--host", "127.0.0.1", "--seed", "bench", "--write-every", str(every)],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    wait_listening(port, server)
+    clients, started = start_clients(client, port, 0.05)
+    cpu, peak = wait4(server)
+    seconds = time.monotonic() - started
+    last = server.stdout.read().strip().splitlines()[-1]
+    for c in clients:
+        c.wait()
+    if not re.match(rf"uecda_match: place \d+, {games} games in ", last):
+        raise SystemExit(f"uecda_match said {last!r}")
+    turns = subprocess.run(
+        [PYTHON, "manage.py", "shell", "-c",
+         "from places.models import Game;"
+         "print(sum(len(g.record['actions']) for g in Game.objects.all()))"],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=True,
+    ).stdout.split()[-1]  # fmt: skip
+    return Run(games, int(turns), seconds, cpu, peak)
+
+
+def tndhms(games: int, work: Path) -> Run:
+    binary = Path(os.environ["TNDHMS"])
+    port = free_port()
+    run_dir = Path(tempfile.mkdtemp(dir=work))
+    (run_dir / "logs").mkdir()
+    cfg = (binary.parent / "tndhms.cfg").read_text()
+    for key, value in (
+        ("WINDOW_TYPE", "none"), ("GRAPH_WINDOW", "none"), ("FLAG_LOGGER", "yes"),
+        ("GAME_NUMBER", str(games)), ("PORT_NUMBER", str(port)),
+    ):  # fmt: skip
+        cfg = re.sub(rf"^{key}.*$", f"{key}\t{value}", cfg, flags=re.M)
+    (run_dir / "tndhms.cfg").write_text(cfg)
+    server = subprocess.Popen(
+        [str(binary), "-c", "tndhms.cfg"],
+        cwd=run_dir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    wait_listening(port, server)
+    clients, started = start_clients(stock_client, port, 0.3)
+    cpu, peak = wait4(server)
+    seconds = time.monotonic() - started
+    for c in clients:
+        c.wait()
+    log_text = "\n".join(p.read_text(errors="replace") for p in (run_dir / "logs").iterdir())
+    turns = sum(
+        len(re.findall(r"\d(?:[SHDCJKLMN][x0-9TJQKA2])*EE", line.split("% ", 1)[1]))
+        for line in log_text.splitlines()
+        if re.match(r"%\d{5}%play%", line)
+    )
+    return Run(games, turns, seconds, cpu, peak)
+
+
+def migrated_db(work: Path) -> Path:
+    db = work / "migrated.sqlite3"
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "DEBUG": "0", "SECRET_KEY": "bench"}
+    subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    return db
+
+
+def report(name: str, runs: list[Run]) -> None:
+    rate = statistics.median(r.games / r.seconds for r in runs)
+    cpu_turn = statistics.median(r.cpu / max(r.turns, 1) for r in runs)
+    peak = max(r.peak_kb for r in runs)
+    turns = statistics.median(r.turns / r.games for r in runs)
+    print(
+        f"{name}: {rate:,.1f} games/s (median of {len(runs)}), {turns:.1f} turns a game, "
+        f"server CPU {cpu_turn * 1e6:,.0f} µs a turn, peak {peak / 1024:,.1f} MiB",
+        flush=True,
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    stock = bool(os.environ.get("TNDHMS") and os.environ.get("UECDA_CLIENT"))
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        migrated = migrated_db(work)
+        results: dict[str, list[Run]] = {}
+        for _ in range(args.runs):
+            results.setdefault("uecda_match, 5 project clients", []).append(
+                uecda_match(args.games, project_client, migrated, work)
+            )
+            if stock:
+                results.setdefault("tndhms, 5 stock clients", []).append(tndhms(args.games, work))
+                results.setdefault("uecda_match, 5 stock clients", []).append(
+                    uecda_match(args.games, stock_client, migrated, work)
+                )
+                results.setdefault("uecda_match --write-every 1, 5 stock clients", []).append(
+                    uecda_match(args.games, stock_client, migrated, work, 1.0)
+                )
+        print(f"{args.games} games a match, {os.cpu_count()} cores")
+        for name, runs in results.items():
+            report(name, runs)
+        if not stock:
+            print("tndhms: not run (set TNDHMS and UECDA_CLIENT to a built tndhms and client)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,125 @@
+"""A UECda client: any UECda strategy over tndhms's TCP protocol (UECDA.md §1–4).
+
+``python -m bots --transport uecda --server HOST:PORT --strategy greedy`` connects
+to tndhms or ``manage.py uecda_match``, sends the 20070 handshake, and plays
+until the server's game state says the match is over (2). On each of its turns
+the strategy sees a :class:`~bots.strategies.UecdaView` built from the tables:
+the hand from its turn table, the play to beat from the last field table, the
+revolution and the lock from the turn table's flags.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from bots.strategies import UecdaStrategy, UecdaView, uecda_give
+from places.engine import uecda as u
+from places.engine.rules import UECDA
+from places.engine.uecda_legal import legal_moves
+from places.uecda import wire as w
+
+PORT = 42485
+_FLAGS = 5 * w.COLUMNS
+
+
+class UecdaProtocolError(Exception):
+    """The server sent what tndhms never sends (the stock client exits on it too)."""
+
+
+@dataclass
+class Summary:
+    """What a client saw of its match: its number, the games, its turns, its rejections."""
+
+    player: int = -1
+    games: int = 0
+    turns: int = 0
+    rejected: int = 0
+
+    def line(self, name: str) -> str:
+        return (
+            f"{name}: player {self.player}, {self.games} games, {self.turns} turns, "
+            f"{self.rejected} rejected"
+        )
+
+
+def hand_of(table: list[int]) -> int:
+    """The cards of a hand table (the joker is the ``2`` at [4][1])."""
+    return w.cards_of_table(table)
+
+
+def position(hand: int, stage: u.Move | None, revolution: bool, locked: bool) -> u.UecdaGame:
+    """A one-player position the engine's move listing reads: the client's own view."""
+    g = object.__new__(u.UecdaGame)
+    g.rules = UECDA
+    g.hands = (hand,)
+    g.stage = stage
+    g.revolution = revolution
+    g.locked = locked
+    g.joker_single = stage is not None and stage.kind == u.JOKER_SINGLE
+    g.phase = u.TURN
+    g.turn = 0
+    return g
+
+
+class UecdaClient:
+    def __init__(self, host: str, port: int, name: str, strategy: UecdaStrategy):
+        self.host = host
+        self.port = port
+        self.name = name
+        self.strategy = strategy
+        self.summary = Summary()
+
+    async def _table(self, reader: asyncio.StreamReader) -> list[int]:
+        return w.decode(await reader.readexactly(w.TABLE_BYTES))
+
+    async def _int(self, reader: asyncio.StreamReader) -> int:
+        return w.decode_int(await reader.readexactly(w.INT_BYTES))
+
+    async def run(self) -> Summary:
+        reader, writer = await asyncio.open_connection(self.host, self.port)
+        try:
+            writer.write(w.encode(w.handshake(self.name)))
+            self.summary.player = await self._int(reader)
+            while await self._game(reader, writer):
+                pass
+        finally:
+            writer.close()
+        return self.summary
+
+    async def _game(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
+        """Play one game; False when it was the last."""
+        delivered = await self._table(reader)
+        if delivered[_FLAGS] != 1:
+            raise UecdaProtocolError("a game began without the hand-delivery table")
+        give = delivered[_FLAGS + 1]
+        if 0 < give < 100:
+            cards = uecda_give(self.strategy, hand_of(delivered), give)
+            table = [0] * w.CELLS
+            w.put_cells(table, *w.hand_cells(cards))
+            writer.write(w.encode(table))
+        stage: u.Move | None = None
+        while True:
+            turn = await self._table(reader)
+            if turn[_FLAGS + 4]:
+                stage = None
+            if turn[_FLAGS + 2] == 1:
+                view_game = position(
+                    hand_of(turn), stage, bool(turn[_FLAGS + 6]), bool(turn[_FLAGS + 7])
+                )
+                moves = legal_moves(view_game, 0)
+                view = UecdaView(
+                    view_game.hands[0], stage, view_game.revolution, view_game.locked, moves
+                )
+                move = self.strategy(view)
+                writer.write(w.encode(w.table_of_move(move)))
+                self.summary.turns += 1
+                if await self._int(reader) == w.REJECTED and move is not None:
+                    self.summary.rejected += 1
+            field_table = await self._table(reader)
+            stage = None if field_table[_FLAGS + 4] else w.move_of_table(field_table)
+            state = await self._int(reader)
+            if state == w.CONTINUE:
+                continue
+            self.summary.games += 1
+            return state == w.GAME_OVER

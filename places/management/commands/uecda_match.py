@@ -1,0 +1,103 @@
+"""``uecda_match --games N [--port 42485] [--seed S] [--house STRATEGY …]``: a tndhms drop-in.
+
+Listens for UECda clients (UECDA.md §1–4), seats the first five in the order they
+connected (``--house`` strategies, played in process, take the last seats, one
+each), plays the match by the ``uecda`` rules and stores each game as it ends in
+a new ``uecda`` place: results, records, profiles (ratings with ``--rated``).
+The last line says ``uecda_match: place P, N games in S s``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import sys
+from collections.abc import Coroutine
+from typing import Any
+
+from django.core.management.base import CommandError
+
+from bots.strategies import UECDA_STRATEGIES
+from places.errors import Refused
+from places.management.base import OneLineCommand, refused
+from places.uecda.match import PORT, serve_match
+
+
+def run_loop(main: Coroutine) -> Any:
+    """``asyncio.run``, on uvloop when it is installed (its wake-ups cost less)."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    return uvloop.run(main)
+
+
+class Command(OneLineCommand):
+    help = (
+        "Play a UECda match over TCP as tndhms does (port 42485): the first five clients "
+        "to connect, or fewer with house bots, N games by the uecda rules, stored as a place."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--games", type=int, required=True, help="games in the match")
+        parser.add_argument("--port", type=int, default=PORT, help="the port (%(default)s)")
+        parser.add_argument("--host", default="0.0.0.0", help="the address (%(default)s)")
+        parser.add_argument("--seed", default=None, help="the seed of seats and deals (random)")
+        parser.add_argument(
+            "--house",
+            action="append",
+            default=[],
+            choices=sorted(UECDA_STRATEGIES),
+            metavar="STRATEGY",
+            help="a house bot in the last free seat (repeat: up to 5)",
+        )
+        parser.add_argument("--title", default="uecda_match", help="the place's title")
+        parser.add_argument("--rated", action="store_true", help="its games move ratings")
+        parser.add_argument(
+            "--write-every",
+            type=float,
+            default=0.0,
+            metavar="SECONDS",
+            help="store the games that end within SECONDS in one transaction (0: each game "
+            "as it ends, the default; more is faster, and a crash loses up to SECONDS of games)",
+        )
+
+    def handle(
+        self,
+        *args,
+        games: int,
+        port: int,
+        host: str,
+        seed,
+        house,
+        title,
+        rated,
+        write_every,
+        **options,
+    ):
+        if len(house) > 5:
+            raise CommandError("at most 5 house bots")
+        seed = seed if seed is not None else secrets.token_hex(8)
+
+        def ready(bound: int) -> None:
+            print(f"uecda_match: listening on {host}:{bound}", file=sys.stderr, flush=True)
+
+        try:
+            place, seconds = run_loop(
+                serve_match(
+                    games,
+                    host=host,
+                    port=port,
+                    seed=seed,
+                    house=house,
+                    title=title,
+                    rated=rated,
+                    ready=ready,
+                    write_every=max(0.0, write_every),
+                )
+            )
+        except Refused as e:
+            raise refused(e) from None
+        except OSError as e:
+            raise CommandError(f"cannot listen on {host}:{port}: {e.strerror}") from None
+        self.stdout.write(f"uecda_match: place {place}, {games} games in {seconds:.1f} s")

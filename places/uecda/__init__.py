@@ -1,0 +1,1 @@
+"""UECda over TCP: tndhms's wire (:mod:`.wire`) and a match server (:mod:`.match`)."""

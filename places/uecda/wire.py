@@ -1,0 +1,310 @@
+"""The UECda wire (UECDA.md §1–4): 8×15 int tables and the tables tndhms sends.
+
+Pure, no I/O. A table is a flat list of 120 ints, row-major (cell ``[r][c]`` at
+``r * 15 + c``). Protocol 20070 sends them big-endian, a negative value as 0;
+20060 (a client that sent no handshake) in the server's native order. The
+tables are built from the engine's state (:mod:`places.engine.uecda`) exactly as
+tndhms fills them, cell by cell; where tndhms echoes a client's stray cells
+(rows 5–7 of a submission), this server sends 0, as it does to stock clients.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Sequence
+from functools import lru_cache
+
+from places.engine import uecda as u
+
+ROWS, COLUMNS = 8, 15
+CELLS = ROWS * COLUMNS
+TABLE_BYTES = CELLS * 4
+INT_BYTES = 4
+PROTOCOL_20070 = 20070
+PROTOCOL_20060 = 20060  # no handshake within the window: native order, no name
+HANDSHAKE_SECONDS = 2.0
+NAME_CHARS = 9  # tndhms keeps the first 9 characters of a name
+
+ACCEPTED, REJECTED = 9, 8  # the accept code: 8 is a pass
+CONTINUE, GAME_OVER, MATCH_OVER = 0, 1, 2  # the game state after each turn
+DELIVERY_MARK = 6  # [5][3] of the hand-delivery table
+
+_BIG = struct.Struct(f">{CELLS}I")
+_NATIVE = struct.Struct(f"={CELLS}i")
+_BIG_INT = struct.Struct(">I")
+_NATIVE_INT = struct.Struct("=i")
+
+
+_TAIL = (0,) * (CELLS - 75)  # rows 5–7, filled in by each table
+
+
+class TableError(ValueError):
+    """Bytes that are not one table."""
+
+
+def encode(table: Sequence[int], native: bool = False) -> bytes:
+    """480 bytes; 20070 sends a negative value as 0 (``htonl(v * (v >= 0))``)."""
+    if native:
+        return _NATIVE.pack(*table)
+    if min(table) < 0:
+        table = [v if v > 0 else 0 for v in table]
+    return _BIG.pack(*table)
+
+
+def decode(data: bytes, native: bool = False) -> list[int]:
+    """The 120 ints of 480 bytes (20070: read unsigned, as ``ntohl`` does, then as C ints)."""
+    if len(data) != TABLE_BYTES:
+        raise TableError(f"a table is {TABLE_BYTES} bytes, not {len(data)}")
+    if native:
+        return list(_NATIVE.unpack(data))
+    return [v - (1 << 32) if v >= 1 << 31 else v for v in _BIG.unpack(data)]
+
+
+def encode_int(value: int, native: bool = False) -> bytes:
+    """One int: the player number, an accept code, a game state."""
+    if native:
+        return _NATIVE_INT.pack(value)
+    return _BIG_INT.pack(value if value > 0 else 0)
+
+
+def decode_int(data: bytes, native: bool = False) -> int:
+    if native:
+        return _NATIVE_INT.unpack(data)[0]
+    v = _BIG_INT.unpack(data)[0]
+    return v - (1 << 32) if v >= 1 << 31 else v
+
+
+def handshake(name: str, version: int = PROTOCOL_20070) -> list[int]:
+    """A client's first table: ``[0][0]`` the version, ``[1][…]`` the name's characters."""
+    table = [0] * CELLS
+    table[0] = version
+    for i, ch in enumerate(name[: COLUMNS - 1]):
+        table[COLUMNS + i] = ord(ch)
+    return table
+
+
+def handshake_name(table: Sequence[int]) -> str:
+    """The name in a handshake table, as tndhms keeps it (9 characters, up to a NUL)."""
+    chars = []
+    for v in table[COLUMNS : COLUMNS + NAME_CHARS]:
+        if v == 0:
+            break
+        chars.append(chr(v) if 32 <= v < 0x110000 else "?")
+    return "".join(chars)
+
+
+# -- cards and tables --------------------------------------------------------------------
+
+
+def put_cells(table: list[int], ones: int, twos: int) -> None:
+    """Write the engine's cell masks (bit ``c * 5 + r``) into rows 0–4: 1, and 2 for the joker."""
+    for mask, value in ((ones, 1), (twos, 2)):
+        while mask:
+            b = mask & -mask
+            col, row = divmod(b.bit_length() - 1, 5)
+            table[row * COLUMNS + col] = value
+            mask ^= b
+
+
+def hand_cells(hand: int) -> tuple[int, int]:
+    """A hand's cells: each card in its cell, the joker as a ``2`` at ``[4][1]``."""
+    ones = 0
+    m = hand & ~u.JOKER_BIT
+    while m:
+        b = m & -m
+        ones |= 1 << u.CELL_OF_CARD[b.bit_length() - 1]
+        m ^= b
+    return ones, (1 << u.cell(4, 1)) if hand & u.JOKER_BIT else 0
+
+
+def cells_of_table(table: Sequence[int]) -> tuple[int, int]:
+    """A submission's cells ``(ones, twos)`` from rows 0–4.
+
+    tndhms rejects a table holding any value but 0, 1 and 2 there; the record's
+    cell notation cannot write such a table, so it is read as an empty one (a
+    pass: answered 8 on a field in play, as tndhms answers it).
+    """
+    ones = twos = 0
+    for r in range(5):
+        base = r * COLUMNS
+        for c in range(COLUMNS):
+            v = table[base + c]
+            if v == 1:
+                ones |= 1 << (c * 5 + r)
+            elif v == 2:
+                twos |= 1 << (c * 5 + r)
+            elif v:
+                return 0, 0
+    return ones, twos
+
+
+def move_of_table(table: Sequence[int]) -> u.Move:
+    return u.analyze(*cells_of_table(table))
+
+
+def table_of_move(move: u.Move | None) -> list[int]:
+    """A submission table of a move (all zero: a pass)."""
+    table = [0] * CELLS
+    if move is not None:
+        put_cells(table, move.ones, move.twos)
+    return table
+
+
+def cards_of_table(table: Sequence[int]) -> int:
+    """The cards a rich player's exchange table gives (a joker-only cell gives no card)."""
+    ones, twos = cells_of_table(table)
+    mask = u.JOKER_BIT if twos else 0
+    while ones:
+        b = ones & -ones
+        cid = u.CARD_OF_CELL[b.bit_length() - 1]
+        mask |= 1 << (cid or 0)  # bit 0: no card, so never a subset of a hand
+        ones ^= b
+    return mask
+
+
+@lru_cache(maxsize=4096)
+def hand_rows(hand: int) -> tuple[int, ...]:
+    """Rows 0–4 of a hand's table (75 ints): made once per hand, as hands repeat
+    from turn to turn."""
+    table = [0] * 75
+    put_cells(table, *hand_cells(hand))
+    return tuple(table)
+
+
+def _row6(
+    table: list[int], counts: Sequence[int], rank_of: Sequence[int] | None, seats: Sequence[int]
+) -> None:
+    """Row 6: cards held by players 0–4, their ranks (0 daifugo … 4; all 0 when
+    ``rank_of`` is None, the first game of a rank period), the player in each seat."""
+    base = 6 * COLUMNS
+    for p in range(u.PLAYERS):
+        table[base + p] = counts[p]
+        table[base + 5 + p] = 0 if rank_of is None else rank_of[p]
+        table[base + 10 + p] = seats[p]
+
+
+def rank_cells(mibun: Sequence[int]) -> list[int]:
+    """tndhms's rank cells from ``mibun`` (the player at each rank 0–4, updated as
+    players go out): ``[6][mibun[i] + 5] = i`` for i = 0…4, the later rank winning,
+    a player no longer listed reading 0 (what a stock client's last table left)."""
+    cells = [0] * u.PLAYERS
+    for i, p in enumerate(mibun):
+        cells[p] = i
+    return cells
+
+
+def delivery_table(
+    hand: int,
+    to_give: int,
+    counts: Sequence[int],
+    rank_of: Sequence[int] | None,
+    seats: Sequence[int],
+) -> list[int]:
+    """The hand-delivery table: ``[5][0]`` 1, ``[5][1]`` the cards to give (0 but for
+    the daifugo, 2, and the fugo, 1), ``[5][3]`` 6, row 6 with the counts as dealt."""
+    table = [0] * CELLS
+    put_cells(table, *hand_cells(hand))
+    table[5 * COLUMNS] = 1
+    table[5 * COLUMNS + 1] = to_give
+    table[5 * COLUMNS + 3] = DELIVERY_MARK
+    _row6(table, counts, rank_of, seats)
+    return table
+
+
+def _flags(table: list[int], mover: int, empty: bool, revolution: bool, locked: bool) -> None:
+    base = 5 * COLUMNS
+    table[base + 3] = mover
+    table[base + 4] = int(empty)
+    table[base + 6] = int(revolution)
+    table[base + 7] = int(locked)
+
+
+def turn_tables(
+    g: u.UecdaGame, rank_of: Sequence[int] | None, seats: Sequence[int]
+) -> list[list[int]]:
+    """The five turn tables, players 0–4: each one's hand, ``[5][2]`` 1 for the player
+    to move, ``[5][3]`` that player, ``[5][4]`` 1 on an empty field, ``[5][6]`` the
+    revolution, ``[5][7]`` the lock, row 6."""
+    counts = [h.bit_count() for h in g.hands]
+    tables = []
+    for p in range(u.PLAYERS):
+        table = [*hand_rows(g.hands[p]), *_TAIL]
+        _flags(table, g.turn, g.stage is None, g.revolution, g.locked)
+        if p == g.turn:
+            table[5 * COLUMNS + 2] = 1
+        _row6(table, counts, rank_of, seats)
+        tables.append(table)
+    return tables
+
+
+_BIG_ROWS = struct.Struct(">75I")
+_NATIVE_ROWS = struct.Struct("=75i")
+_BIG_TAIL = struct.Struct(f">{CELLS - 75}I")
+_NATIVE_TAIL = struct.Struct(f"={CELLS - 75}i")
+
+
+@lru_cache(maxsize=8192)
+def hand_bytes(hand: int, native: bool) -> bytes:
+    """Rows 0–4 of a hand's table as sent (its 300 bytes), made once per hand."""
+    return (_NATIVE_ROWS if native else _BIG_ROWS).pack(*hand_rows(hand))
+
+
+def turn_table_bytes(
+    g: u.UecdaGame, rank_of: Sequence[int] | None, seats: Sequence[int], native: Sequence[bool]
+) -> list[bytes]:
+    """The five turn tables as sent (player ``p`` in ``native[p]`` order): the bytes of
+    :func:`turn_tables`, made from each hand's cached rows and two encoded tails."""
+    counts = [h.bit_count() for h in g.hands]
+    tail = [0] * (CELLS - 75)
+    tail[3] = g.turn
+    tail[4] = int(g.stage is None)
+    tail[6] = int(g.revolution)
+    tail[7] = int(g.locked)
+    for p in range(u.PLAYERS):
+        tail[15 + p] = counts[p]
+        tail[20 + p] = 0 if rank_of is None else rank_of[p]
+        tail[25 + p] = seats[p]
+    mover = list(tail)
+    mover[2] = 1
+    tails: dict[tuple[bool, bool], bytes] = {}
+    out = []
+    for p in range(u.PLAYERS):
+        key = (native[p], p == g.turn)
+        data = tails.get(key)
+        if data is None:
+            data = tails[key] = (_NATIVE_TAIL if key[0] else _BIG_TAIL).pack(
+                *(mover if key[1] else tail)
+            )
+        out.append(hand_bytes(g.hands[p], native[p]) + data)
+    return out
+
+
+def field_table(
+    before: u.UecdaGame,
+    after: u.UecdaGame,
+    done: u.Outcome,
+    rank_of: Sequence[int] | None,
+    seats: Sequence[int],
+) -> list[int]:
+    """The field table after a submission: rows 0–4 the last accepted play of the
+    trick (the clear is not shown yet), ``[5][3]`` who submitted, ``[5][4]`` 1 if no
+    play is on the field, the revolution and the lock as the submission left them
+    before any clear, row 6 with the counts after it."""
+    table = [0] * CELLS
+    stage = done.move if done.accepted else before.stage
+    if stage is not None:
+        put_cells(table, stage.ones, stage.twos)
+    locked = after.locked
+    if done.cleared and after.phase == u.TURN:
+        locked = u.judge(before, done.player, done.move)[1]  # the lock before the clear
+    _flags(table, done.player, stage is None, after.revolution, locked)
+    _row6(table, [h.bit_count() for h in after.hands], rank_of, seats)
+    return table
+
+
+def accept_code(before: u.UecdaGame, done: u.Outcome) -> int:
+    """9: accepted, or an empty table on an empty field; 8 otherwise (a pass)."""
+    if done.accepted:
+        return ACCEPTED
+    empty = not (done.move.ones or done.move.twos)
+    return ACCEPTED if empty and before.stage is None else REJECTED

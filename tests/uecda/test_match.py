@@ -1,0 +1,302 @@
+"""``uecda_match`` over TCP: the project's UECda client and the stock C client play whole
+matches, stored as a ``uecda`` place whose records replay with the engine; the 20060
+fallback; bad clients."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import struct
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.core.management import call_command
+
+from bots.strategies import resolve_uecda
+from bots.uecda import UecdaClient
+from places.engine.uecda_record import replay_records
+from places.models import Game, Place, Rank
+from places.reads.records import place_records
+from places.uecda import wire as w
+from places.uecda.match import serve_match
+from places.wire.record_schema import schema_errors
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+STOCK_CLIENT = Path(os.environ.get("UECDA_CLIENT", "/work/wt/uecda-build/reserch/client/client"))
+
+
+def check_stored(place_id: int, games: int, names: list[str] | None = None) -> Place:
+    """The place is finished with a record per game, each replayed by the engine."""
+    place = Place.objects.get(id=place_id)
+    assert place.state == Place.State.FINISHED and place.rules == "uecda"
+    assert Game.objects.filter(place=place, status=Game.FINISHED).count() == games
+    assert Rank.objects.filter(game__place=place).count() == 5 * games
+    records = list(place_records(place.id, chunk=64))
+    assert [r["game"] for r in records] == list(range(1, games + 1))
+    assert schema_errors(records[-1]) == []
+    replayed = list(replay_records(records))
+    assert [type(r).__name__ for r in replayed] == ["Replayed"] * games
+    if names is not None:
+        seated = [p.user.username for p in place.players.order_by("seat")]
+        assert seated == names
+    assert sum(p.games for p in place.players.all()) == 5 * games
+    return place
+
+
+async def serve(games: int, **kwargs) -> tuple[asyncio.Task, int]:
+    bound: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+    task = asyncio.create_task(
+        serve_match(games, host="127.0.0.1", port=0, ready=bound.set_result, **kwargs)
+    )
+    return task, await bound
+
+
+async def test_five_project_clients_play_a_match_whose_records_replay(close_thread_connections):
+    task, port = await serve(12, seed="five")
+    names = ["greedy", "shedder", "random", "greedy2", "shedder2"]
+    clients = [
+        UecdaClient("127.0.0.1", port, name, resolve_uecda(name.rstrip("2"), 1)) for name in names
+    ]
+    summaries = await asyncio.wait_for(asyncio.gather(*(c.run() for c in clients)), 120)
+    place_id, _ = await asyncio.wait_for(task, 60)
+    assert sorted(s.player for s in summaries) == [0, 1, 2, 3, 4]
+    assert all(s.games == 12 and s.rejected == 0 for s in summaries)
+    by_number = [c.name for c in sorted(clients, key=lambda c: c.summary.player)]
+    await sync_to_async(check_stored)(place_id, 12, by_number)
+
+
+async def test_two_clients_and_three_house_bots(close_thread_connections):
+    task, port = await serve(15, seed="mixed", house=["greedy", "shedder", "random"])
+    clients = [UecdaClient("127.0.0.1", port, f"c{i}", resolve_uecda("greedy")) for i in (0, 1)]
+    await asyncio.wait_for(asyncio.gather(*(c.run() for c in clients)), 120)
+    place_id, _ = await asyncio.wait_for(task, 60)
+    names = [c.name for c in sorted(clients, key=lambda c: c.summary.player)] + [
+        "house-greedy",
+        "house-shedder",
+        "house-random",
+    ]
+    await sync_to_async(check_stored)(place_id, 15, names)
+
+
+async def test_the_player_number_is_the_accept_order(close_thread_connections):
+    task, port = await serve(1, seed="order", house=["greedy"] * 3)
+    numbers = []
+    socks = []
+    for name in ("first", "second"):
+        r, wr = await asyncio.open_connection("127.0.0.1", port)
+        wr.write(w.encode(w.handshake(name)))
+        numbers.append(w.decode_int(await r.readexactly(4)))
+        socks.append(wr)
+    assert numbers == [0, 1]
+    for wr in socks:
+        wr.close()  # they pass from now on: the match still ends
+    place_id, _ = await asyncio.wait_for(task, 60)
+    await sync_to_async(check_stored)(
+        place_id, 1, ["first", "second", "house-greedy", "house-greedy-3", "house-greedy-4"]
+    )
+
+
+async def test_no_handshake_in_2_s_is_20060_native_byte_order(close_thread_connections):
+    task, port = await serve(2, seed="native", house=["greedy"] * 4)
+    r, wr = await asyncio.open_connection("127.0.0.1", port)
+    start = asyncio.get_running_loop().time()
+    number = await asyncio.wait_for(r.readexactly(4), 10)
+    assert asyncio.get_running_loop().time() - start >= 1.9
+    assert number == struct.pack("=i", 0)
+    delivery = w.decode(await r.readexactly(w.TABLE_BYTES), native=True)
+    assert delivery[75] == 1 and delivery[78] == w.DELIVERY_MARK
+    assert sum(1 for v in delivery[:75] if v) == delivery[90]  # its cards, as many as counted
+    wr.close()  # a client that leaves passes from then on
+    place_id, _ = await asyncio.wait_for(task, 60)
+    await sync_to_async(check_stored)(place_id, 2)
+
+
+async def test_a_wrong_version_takes_no_seat_and_garbage_tables_are_passes(
+    close_thread_connections,
+):
+    task, port = await serve(3, seed="bad", house=["greedy"] * 4)
+    r, wr = await asyncio.open_connection("127.0.0.1", port)
+    wr.write(w.encode(w.handshake("wrong", version=20140)))
+    assert await asyncio.wait_for(r.read(4), 10) == b""  # closed, no number sent
+    r, wr = await asyncio.open_connection("127.0.0.1", port)
+    wr.write(w.encode(w.handshake("garbage")))
+    assert w.decode_int(await r.readexactly(4)) == 0
+    sent = 0
+    while True:  # answer every turn with a table of 7s, sent in three short writes
+        table = w.decode(await r.readexactly(w.TABLE_BYTES))
+        if table[75] == 1:  # a delivery: nothing to give in the first game
+            continue
+        if table[77] == 1:
+            data = w.encode([7] * w.CELLS)
+            for part in (data[:100], data[100:101], data[101:]):
+                wr.write(part)
+                await wr.drain()
+                await asyncio.sleep(0)
+            sent += 1
+            assert w.decode_int(await r.readexactly(4)) in (w.ACCEPTED, w.REJECTED)
+        await r.readexactly(w.TABLE_BYTES)  # the field table
+        state = w.decode_int(await r.readexactly(4))
+        if state == w.MATCH_OVER:
+            break
+        if state == w.GAME_OVER and sent >= 3:
+            wr.close()  # and it leaves mid-match: it passes from then on
+            break
+    place_id, _ = await asyncio.wait_for(task, 60)
+    place = await sync_to_async(check_stored)(place_id, 3)
+    records = await sync_to_async(lambda: [g.record for g in Game.objects.filter(place=place)])()
+    mine = [a for r in records for a in r["actions"] if a["player"] == 0]
+    assert mine and all(a["verdict"] == "pass" for a in mine)
+    assert (await sync_to_async(lambda: place.players.get(seat=0).user.username)()) == "garbage"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_the_command_prints_its_last_line(capsys):
+    port = free_port()
+    out: list[str] = []
+
+    def command() -> None:
+        call_command(
+            "uecda_match",
+            "--games",
+            "5",
+            "--port",
+            str(port),
+            "--host",
+            "127.0.0.1",
+            "--seed",
+            "cmd",
+            "--house",
+            "greedy",
+            "--house",
+            "shedder",
+            "--house",
+            "random",
+            "--house",
+            "greedy",
+            "--write-every",
+            "0.2",
+        )
+
+    thread = threading.Thread(target=command)
+    thread.start()
+
+    async def one_client():
+        for _ in range(100):
+            try:
+                return await UecdaClient("127.0.0.1", port, "solo", resolve_uecda("greedy")).run()
+            except ConnectionRefusedError:
+                await asyncio.sleep(0.1)
+        raise AssertionError("uecda_match never listened")
+
+    summary = asyncio.run(one_client())
+    thread.join(60)
+    out = capsys.readouterr().out.splitlines()
+    place = Place.objects.latest("id")
+    assert out[-1].startswith(f"uecda_match: place {place.id}, 5 games in ")
+    assert out[-1].endswith(" s")
+    assert summary.player == 0 and summary.games == 5
+    check_stored(
+        place.id, 5, ["solo", "house-greedy", "house-shedder", "house-random", "house-greedy-4"]
+    )
+
+
+@pytest.mark.skipif(
+    not STOCK_CLIENT.is_file(),
+    reason=f"no stock UECda client built at {STOCK_CLIENT} (UECDA.md: build it; set UECDA_CLIENT)",
+)
+async def test_five_stock_clients_play_20_games(close_thread_connections):
+    task, port = await serve(20, seed="stock")
+    procs = [
+        await asyncio.create_subprocess_exec(
+            str(STOCK_CLIENT),
+            "-h",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "-n",
+            f"stock{i}",
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        for i in range(5)
+    ]
+    place_id, _ = await asyncio.wait_for(task, 120)
+    codes = [await asyncio.wait_for(p.wait(), 30) for p in procs]
+    assert codes == [0] * 5  # each read the game state 2 and exited
+    place = await sync_to_async(check_stored)(place_id, 20)
+    names = await sync_to_async(lambda: sorted(p.user.username for p in place.players.all()))()
+    assert names == [f"stock{i}" for i in range(5)]
+
+
+async def test_games_are_stored_as_they_end_and_a_server_stopped_mid_match_keeps_them(
+    close_thread_connections,
+):
+    task, port = await serve(10, seed="crash", house=["greedy"] * 4)
+    r, wr = await asyncio.open_connection("127.0.0.1", port)
+    wr.write(w.encode(w.handshake("stopper")))
+    await r.readexactly(4)
+    over = 0
+    while over < 2:  # pass on every turn of two games
+        table = w.decode(await r.readexactly(w.TABLE_BYTES))
+        if table[75] == 1:
+            continue
+        if table[77] == 1:
+            wr.write(w.encode([0] * w.CELLS))
+            await r.readexactly(4)
+        await r.readexactly(w.TABLE_BYTES)
+        over += w.decode_int(await r.readexactly(4)) == w.GAME_OVER
+
+    def stored() -> int:
+        return Game.objects.filter(place__title="uecda_match").count()
+
+    for _ in range(200):  # the server now waits on this client, in game 3 at most
+        if await sync_to_async(stored)() >= 2:
+            break
+        await asyncio.sleep(0.05)
+    task.cancel()  # the server stops mid-match
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    wr.close()
+
+    def check() -> None:
+        place = Place.objects.get(title="uecda_match")
+        assert place.state == Place.State.RUNNING
+        games = list(Game.objects.filter(place=place).order_by("no"))
+        assert 2 <= len(games) <= 3  # the two it finished; the third only if it ended
+        records = [g.record for g in games]
+        assert all(type(r).__name__ == "Replayed" for r in replay_records(records))
+
+    await sync_to_async(check)()
+
+
+async def test_python_m_bots_transport_uecda_plays_a_match(close_thread_connections):
+    task, port = await serve(3, seed="cli", house=["greedy"] * 4)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bots", "--transport", "uecda",
+        "--server", f"127.0.0.1:{port}", "--strategy", "shedder",
+        stdout=asyncio.subprocess.PIPE, cwd=Path(__file__).resolve().parents[2],
+    )  # fmt: skip
+    out, _ = await asyncio.wait_for(proc.communicate(), 120)
+    place_id, _ = await asyncio.wait_for(task, 60)
+    assert proc.returncode == 0
+    assert out.decode().splitlines()[-1].startswith("shedder: player 0, 3 games, ")
+    await sync_to_async(check_stored)(place_id, 3)
+
+
+def test_the_http_transports_still_need_a_place_a_name_and_a_password(capsys):
+    from bots.__main__ import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["--name", "alice", "--password", "pw"])
+    assert e.value.code == 2
+    assert "--place is required with --transport http" in capsys.readouterr().err

@@ -1,0 +1,165 @@
+"""The UECda wire, byte for byte, on hand-made positions (UECDA.md §1–4)."""
+
+from __future__ import annotations
+
+import struct
+import sys
+
+from places.engine import uecda as u
+from places.engine.rules import UECDA
+from places.uecda import wire as w
+
+SEATS = (0, 1, 2, 3, 4)
+
+
+def at(table: list[int], row: int, col: int) -> int:
+    return table[row * 15 + col]
+
+
+def game(*hands: str, seats=SEATS) -> u.UecdaGame:
+    return u.new_game(UECDA, [u.parse_hand(h) for h in hands], seats)
+
+
+def test_a_table_is_480_big_endian_bytes_and_a_negative_goes_out_as_0():
+    table = [0] * w.CELLS
+    table[0], table[1], table[119] = 20070, -2, 7
+    data = w.encode(table)
+    assert len(data) == 480
+    assert data[:8] == b"\x00\x00\x4e\x66\x00\x00\x00\x00"
+    assert data[-4:] == b"\x00\x00\x00\x07"
+    assert w.decode(data)[:2] == [20070, 0]
+
+
+def test_20060_is_the_native_byte_order_and_keeps_negatives():
+    table = list(range(-60, 60))
+    data = w.encode(table, native=True)
+    assert data[:4] == struct.pack("=i", -60)
+    assert w.decode(data, native=True) == table
+    assert w.encode_int(1, native=True) == (1).to_bytes(4, sys.byteorder)
+    assert w.encode_int(2) == b"\x00\x00\x00\x02"
+    assert w.decode_int(b"\xff\xff\xff\xff") == -1
+
+
+def test_the_handshake_names_the_version_and_the_name_cut_to_9_characters():
+    table = w.handshake("abcdefghijklm")
+    assert table[0] == 20070
+    assert table[15:28] == [ord(c) for c in "abcdefghijklm"]
+    assert w.handshake_name(table) == "abcdefghi"
+    assert w.handshake_name(w.handshake("bot")) == "bot"
+
+
+def test_a_hand_puts_each_card_in_its_cell_and_the_joker_at_4_1():
+    table = [0] * w.CELLS
+    w.put_cells(table, *w.hand_cells(u.parse_hand("S3D8C2J3")))
+    assert at(table, 0, 1) == 1  # ♠3
+    assert at(table, 2, 6) == 1  # ♦8
+    assert at(table, 3, 13) == 1  # ♣2
+    assert at(table, 4, 1) == 2  # the joker
+    assert sum(table) == 5
+
+
+def test_turn_tables_flag_the_player_to_move_and_carry_row_6():
+    g = game("S3S4", "D3", "H5H6H7", "C9", "CT", seats=(2, 0, 4, 1, 3))
+    tables = w.turn_tables(g, None, (2, 0, 4, 1, 3))
+    assert g.turn == 1
+    for p, t in enumerate(tables):
+        assert at(t, 5, 2) == (p == 1)
+        assert [at(t, 5, c) for c in (0, 1, 3, 4, 5, 6, 7)] == [0, 0, 1, 1, 0, 0, 0]
+        assert t[90:95] == [2, 1, 3, 1, 1]
+        assert t[95:100] == [0] * 5
+        assert t[100:105] == [2, 0, 4, 1, 3]
+        assert t[105:] == [0] * 15
+    assert at(tables[0], 0, 1) == at(tables[0], 0, 2) == 1 and sum(tables[0][:75]) == 2
+
+
+def test_the_field_table_shows_an_8_cut_before_the_clear_and_the_next_turn_the_empty_field():
+    before = game("S3S4", "D3D8S9", "H5H6H7", "C9", "CT")
+    g, done = u.submit(before, 1, u.move_of_text("D8"))
+    assert done.cleared and done.eight_cut
+    field = w.field_table(before, g, done, None, SEATS)
+    assert at(field, 2, 6) == 1 and sum(field[:75]) == 1
+    assert [at(field, 5, c) for c in (3, 4)] == [1, 0]
+    assert at(field, 6, 1) == 2  # player 1's cards after the play
+    nxt = w.turn_tables(g, None, SEATS)[1]
+    assert [at(nxt, 5, c) for c in (2, 3, 4)] == [1, 1, 1]
+    assert w.accept_code(before, done) == w.ACCEPTED
+
+
+def test_a_lock_shows_in_the_field_table_and_is_gone_after_the_clear():
+    g = game("S3S4", "D3D9", "D5S6", "C9", "CT")
+    g, _ = u.submit(g, 1, u.move_of_text("D3"))
+    before = g
+    g, done = u.submit(g, 2, u.move_of_text("D5"))
+    assert g.locked
+    field = w.field_table(before, g, done, None, SEATS)
+    assert at(field, 5, 7) == 1 and at(field, 2, 3) == 1
+    # everyone else passes: the field table still shows D5 and the lock
+    for p in (3, 4, 0, 1):
+        before = g
+        g, done = u.submit(g, p, u.analyze(0, 0))
+        field = w.field_table(before, g, done, None, SEATS)
+        assert at(field, 2, 3) == 1 and at(field, 5, 4) == 0 and at(field, 5, 3) == p
+        assert w.accept_code(before, done) == w.REJECTED
+    assert done.cleared
+    assert at(field, 5, 7) == 1
+    assert [at(t, 5, 7) for t in w.turn_tables(g, None, SEATS)] == [0] * 5
+    assert at(w.turn_tables(g, None, SEATS)[2], 5, 4) == 1
+
+
+def test_accept_codes_a_pass_on_an_empty_field_is_9_a_rejected_play_8():
+    g = game("S3S4", "D3", "H5H6H7", "C9", "CT")
+    g2, done = u.submit(g, 1, u.analyze(0, 0))
+    assert w.accept_code(g, done) == w.ACCEPTED
+    g3, done = u.submit(g, 1, u.move_of_text("S4"))  # not in the hand
+    assert not done.accepted and w.accept_code(g, done) == w.REJECTED
+    g4, done = u.submit(g, 1, u.move_of_text("D3"))
+    assert w.accept_code(g, done) == w.ACCEPTED
+
+
+def test_the_delivery_table_byte_for_byte():
+    table = w.delivery_table(u.parse_hand("S3J3"), 2, [11, 11, 11, 10, 10], [1, 0, 4, 3, 2], SEATS)
+    expected = [0] * 120
+    expected[1] = 1  # ♠3
+    expected[61] = 2  # the joker at [4][1]
+    expected[75:79] = [1, 2, 0, 6]
+    expected[90:105] = [11, 11, 11, 10, 10, 1, 0, 4, 3, 2, 0, 1, 2, 3, 4]
+    assert w.encode(table) == struct.pack(">120i", *expected)
+    hinmin = w.delivery_table(u.parse_hand("S3"), -1, [11] * 5, None, SEATS)
+    assert w.decode(w.encode(hinmin))[76] == 0  # tndhms's -1 goes out as 0
+
+
+def test_a_submission_with_a_value_but_0_1_2_reads_as_a_pass():
+    table = w.table_of_move(u.move_of_text("S3"))
+    assert w.move_of_table(table) == u.move_of_text("S3")
+    table[2] = 3
+    assert w.move_of_table(table).kind == u.PASS
+    joker = w.table_of_move(u.move_of_text("KT"))
+    assert at(joker, 0, 8) == 2 and w.move_of_table(joker).kind == u.JOKER_SINGLE
+
+
+def test_rank_cells_follow_mibun_as_players_go_out():
+    mibun = [3, 1, 0, 4, 2]
+    assert w.rank_cells(mibun) == [2, 1, 4, 0, 3]
+    mibun[0] = 2  # player 2 went out first: its old rank (4) is written last, player 3 reads 0
+    assert w.rank_cells(mibun) == [2, 1, 4, 0, 3]
+
+
+def test_an_exchange_table_gives_its_cards_a_joker_only_cell_none():
+    assert w.cards_of_table(w.table_of_move(u.move_of_text("S3H3"))) == u.parse_hand("S3H3")
+    bad = [0] * w.CELLS
+    bad[0] = 1  # [0][0]: a joker-only cell
+    assert w.cards_of_table(bad) & 1
+
+
+def test_the_turn_tables_bytes_are_the_turn_tables_encoded():
+    g = game("S3S4J3", "D3D8S9", "H5H6H7", "C9", "CT", seats=(2, 0, 4, 1, 3))
+    g, _ = u.submit(g, 1, u.move_of_text("D3"))
+    ranks = [1, 0, 4, 3, 2]
+    native = [False, True, False, True, False]
+    tables = w.turn_tables(g, ranks, (2, 0, 4, 1, 3))
+    assert w.turn_table_bytes(g, ranks, (2, 0, 4, 1, 3), native) == [
+        w.encode(t, n) for t, n in zip(tables, native, strict=True)
+    ]
+    assert w.turn_table_bytes(g, None, SEATS, [False] * 5) == [
+        w.encode(t) for t in w.turn_tables(g, None, SEATS)
+    ]
