@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -38,7 +37,7 @@ from places.engine.uecda_log import (
 from places.engine.uecda_record import record_of_logged
 from places.models import PLAYERS_PER_PLACE, Game, Place, Player, Rank
 from places.reads.position import Position
-from places.services import profiles, ratings
+from places.services import accounts, profiles, ratings
 from places.services.setup import _setting_problems
 from places.wire.records import order_name
 
@@ -142,23 +141,28 @@ def _refused_games(disagreements: list[Disagreement], total: int) -> errors.Refu
 
 
 def _users(log: TndhmsLog) -> list:
-    """The log's five players as users: those of these names, or new ones without a
-    password (nobody logs in as them until staff give them one)."""
+    """The log's five players as users (:func:`_passwordless_users`); a name no new user
+    may take (``accounts.check_new_name``) is ``INVALID_LOG`` naming its line."""
     line = log.header_lines.get("palyer_name", 1)
     if len(set(log.names)) != len(log.names):
         raise errors.Refused(errors.INVALID_LOG, f"line {line}: a player is named twice")
-    model = get_user_model()
-    name_field = model._meta.get_field(model.USERNAME_FIELD)
     for name in log.names:
         try:
-            name_field.clean(name, None)
-        except ValidationError as e:
+            accounts.check_unless_taken(name)
+        except errors.Refused as e:
             raise errors.Refused(
-                errors.INVALID_LOG, f"line {line}: {name[:40]!r} is no user name: {e.messages[0]}"
+                errors.INVALID_LOG, f"line {line}: {name[:40]!r} is no user name: {e.message}"
             ) from None
-    known = {u.get_username(): u for u in model.objects.filter(username__in=log.names)}
+    return _passwordless_users(log.names)
+
+
+def _passwordless_users(names: Sequence[str]) -> list:
+    """The users of these (checked) names; those not there yet are made without a usable
+    password: nobody logs in as them until staff give them one."""
+    model = get_user_model()
+    known = {u.get_username(): u for u in model.objects.filter(username__in=names)}
     users = []
-    for name in log.names:
+    for name in names:
         user = known.get(name)
         if user is None:
             user = model(username=name)
@@ -166,6 +170,19 @@ def _users(log: TndhmsLog) -> list:
             user.save()
         users.append(user)
     return users
+
+
+def _new_place(title: str, games: int, seed: str, rated: bool, users: list, **fields) -> tuple:
+    """A ``uecda`` place of these users (player number = seat), and its players; inside the
+    caller's transaction."""
+    place = Place.objects.create(
+        title=title, game_count=games, pace=None, seed=seed, rated=rated, rules=UECDA_NAME,
+        **fields,
+    )  # fmt: skip
+    players = Player.objects.bulk_create(
+        Player(place=place, user=user, seat=p) for p, user in enumerate(users)
+    )
+    return place, players
 
 
 def _title(log: TndhmsLog) -> str:
@@ -221,22 +238,10 @@ def import_tndhms_log(
     now = timezone.now()
     try:
         with transaction.atomic():
-            users = _users(log)
-            place = Place.objects.create(
-                title=title,
-                game_count=total,
-                pace=None,
-                seed=seed,
-                rated=rated,
-                rules=UECDA_NAME,
-                imported_from=digest,
-                state=Place.State.FINISHED,
-                started_at=now,
-                finished_at=now,
-            )
-            players = Player.objects.bulk_create(
-                Player(place=place, user=user, seat=p) for p, user in enumerate(users)
-            )
+            place, players = _new_place(
+                title, total, seed, rated, _users(log), imported_from=digest,
+                state=Place.State.FINISHED, started_at=now, finished_at=now,
+            )  # fmt: skip
             head = {"id": place.id, "title": title, "games": total}
             for start in range(0, len(agreed), WRITTEN_AT_ONCE):
                 part = agreed[start : start + WRITTEN_AT_ONCE]
@@ -255,33 +260,21 @@ def import_tndhms_log(
 
 
 def _match_users(names: Sequence[str]) -> list:
-    """A user per player: the one of that name, or a new one without a password.
-
-    A name that is no valid user name becomes ``uecda-P``; a name a player before
-    already took in this match (five stock clients are all called the same)
-    becomes ``NAME-P``, P the player number.
+    """A user per player (:func:`_passwordless_users`): the name its client sent, or
+    ``uecda-P`` for a name no new user may take (``accounts.check_new_name``); a name a
+    player before already took in this match (five stock clients are all called the
+    same) becomes ``NAME-P``, P the player number.
     """
-    model = get_user_model()
-    name_field = model._meta.get_field(model.USERNAME_FIELD)
     chosen: list[str] = []
     for p, name in enumerate(names):
         try:
-            name_field.clean(name, None)
-        except ValidationError:
+            accounts.check_unless_taken(name)
+        except errors.Refused:
             name = f"uecda-{p}"
         if name in chosen:
             name = f"{name}-{p}"
         chosen.append(name)
-    known = {u.get_username(): u for u in model.objects.filter(username__in=chosen)}
-    users = []
-    for name in chosen:
-        user = known.get(name)
-        if user is None:
-            user = model(username=name)
-            user.set_unusable_password()
-            user.save()
-        users.append(user)
-    return users
+    return _passwordless_users(chosen)
 
 
 def open_match(title: str, games: int, seed: str, names: Sequence[str], rated: bool) -> int:
@@ -292,20 +285,10 @@ def open_match(title: str, games: int, seed: str, names: Sequence[str], rated: b
         raise errors.Refused(errors.INVALID_PLACE, "; ".join(problems))
     now = timezone.now()
     with transaction.atomic():
-        users = _match_users(names)
-        place = Place.objects.create(
-            title=title,
-            game_count=games,
-            pace=None,
-            seed=seed,
-            rated=rated,
-            rules=UECDA_NAME,
-            state=Place.State.RUNNING,
-            started_at=now,
-        )
-        Player.objects.bulk_create(
-            Player(place=place, user=user, seat=p) for p, user in enumerate(users)
-        )
+        place, _ = _new_place(
+            title, games, seed, rated, _match_users(names),
+            state=Place.State.RUNNING, started_at=now,
+        )  # fmt: skip
     return place.id
 
 

@@ -207,6 +207,16 @@ def test_a_log_that_is_not_utf8_names_the_line(db):
     assert e.value.code == errors.INVALID_LOG
 
 
+def test_a_player_name_the_site_refuses_names_its_line(db):
+    """The one rule of new names (``accounts.check_new_name``): ``x.json`` would have a
+    profile no route reaches."""
+    data = fixture_bytes().replace(b"stock2", b"stock2.json", 1)
+    with pytest.raises(errors.Refused, match="^line 3: 'stock2.json' is no user name") as e:
+        uecda.import_tndhms_log(data)
+    assert e.value.code == errors.INVALID_LOG
+    assert nothing_written()
+
+
 def test_an_unreadable_file_is_one_line(db, tmp_path):
     with pytest.raises(CommandError, match="^cannot read .*missing.log"):
         run("import_tndhms_log", str(tmp_path / "missing.log"))
@@ -281,3 +291,14 @@ def test_the_tournament_admin_shows_the_rules(admin_client, users):
     services.create_tournament("Cup", [u.username for u in users], game_count=1)
     page = admin_client.get("/admin/places/tournament/").content.decode()
     assert "column-rules" in page and "daihinmin 2011 (the platform&#x27;s rules)" in page
+
+
+def test_a_match_s_players_take_names_the_site_allows(db):
+    """A client's name the site refuses becomes ``uecda-P``; a name taken earlier in the
+    match ``NAME-P`` (``places.services.uecda.open_match``)."""
+    place_id = uecda.open_match("TCP", 2, "", ["x.json", "stock", "stock", "..", "eve"], False)
+    names = list(Player.objects.filter(place_id=place_id).order_by("seat").values_list(
+        "user__username", flat=True
+    ))  # fmt: skip
+    assert names == ["uecda-0", "stock", "stock-2", "uecda-3", "eve"]
+    assert not any(p.user.has_usable_password() for p in Player.objects.filter(place_id=place_id))
