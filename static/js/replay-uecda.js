@@ -278,17 +278,7 @@
   }
 
   function drawMoves() {
-    const wrap = $("moves-wrap");
-    wrap.querySelectorAll("tr.current").forEach((tr) => tr.classList.remove("current"));
-    const row = wrap.querySelector(`tbody tr[data-at="${at}"]`);
-    if (!row) return;
-    row.classList.add("current");
-    const head = wrap.querySelector("thead").getBoundingClientRect().height;
-    const r = row.getBoundingClientRect();
-    const w = wrap.getBoundingClientRect();
-    if (r.top < w.top + head || r.bottom > w.bottom) {
-      wrap.scrollTop += r.top - w.top - head - (w.height - head - r.height) / 2;
-    }
+    Moves.markCurrent($("moves-wrap"), at);
   }
 
   function drawExchange() {

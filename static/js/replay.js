@@ -395,18 +395,7 @@
   }
 
   function drawMoves() {
-    const wrap = $("moves-wrap");
-    wrap.querySelectorAll("tr.current").forEach((tr) => tr.classList.remove("current"));
-    const row = wrap.querySelector(`tbody tr[data-at="${S.at}"]`);
-    if (!row) return;
-    row.classList.add("current");
-    // scroll the list only (never the page) to keep the current move in sight
-    const head = wrap.querySelector("thead").getBoundingClientRect().height;
-    const r = row.getBoundingClientRect();
-    const w = wrap.getBoundingClientRect();
-    if (r.top < w.top + head || r.bottom > w.bottom) {
-      wrap.scrollTop += r.top - w.top - head - (w.height - head - r.height) / 2;
-    }
+    Moves.markCurrent($("moves-wrap"), S.at);
   }
 
   function drawExchange() {

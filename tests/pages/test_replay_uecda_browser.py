@@ -61,6 +61,7 @@ def test_a_lock_is_drawn_with_its_marks(page, server):
     # a turn on, the trick goes on or ends: the page follows the engine's positions
     page.keyboard.press("ArrowRight")
     assert page.eval_on_selector("#replay", "el => el.dataset.turn") == "8"
+    assert page.get_attribute("#moves tr.current", "data-at") == "8"  # the list follows
     page.keyboard.press("Home")
     assert page.eval_on_selector("#replay", "el => el.dataset.lock") == ""
     assert page.locator("#lock").is_hidden()
