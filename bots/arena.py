@@ -248,7 +248,7 @@ class Run:
         return entrants
 
 
-def standings(entrants: Sequence[Entrant]) -> str:
+def standings(entrants: Sequence[Entrant], rules: str = DAIHINMIN_2011_NAME) -> str:
     """The table the arena prints: best points per game first."""
     ordered = sorted(entrants, key=lambda e: -e.interval().mean)
     width = max(len("player"), *(len(e.name) for e in ordered))
@@ -268,8 +268,13 @@ def standings(entrants: Sequence[Entrant]) -> str:
             lines.append(f"    {e.name} missed: {reasons}")
         if e.failures:
             lines.append(f"    {e.name} raised or answered no cards on {e.failures} turns")
+    points = (
+        "5 for 1st … 1 for 5th (the uecda rules), par 3.00"
+        if rules == UECDA.name
+        else "4 for 大富豪 (1st) … 0 for 大貧民 (5th), par 2.00"
+    )
     lines.append(
-        "points: 4 for 大富豪 (1st) … 0 for 大貧民 (5th), par 2.00; 95% interval: "
+        f"points: {points}; 95% interval: "
         "mean ± 1.96·s/√n, the normal approximation (s the standard deviation, n games); "
         "misses by reason: docs/rules.md, section 9"
     )
@@ -351,9 +356,7 @@ def main(argv: list[str] | None = None) -> None:
         f"{args.games} games in {len(places)} places of up to {args.games_per_place}, seed {seed}"
         f" (seats turn round place by place), {args.games / elapsed:,.0f} games/s"
     )
-    print(standings(entrants))
-    if args.rules == UECDA.name:
-        print(f"{UECDA.name} rules: 5 points for 1st … 1 for 5th (par 3.00), not the 2011 points")
+    print(standings(entrants, args.rules))
     if len(places) % PLAYERS:
         print(f"seats are even only over a multiple of {PLAYERS} places: these sat", end=" ")
         print("; ".join(f"{e.name} {e.seats}" for e in entrants))

@@ -79,7 +79,8 @@ def test_the_command_plays_the_uecda_rules(capsys):
           "--rules", "uecda", "--quiet"])  # fmt: skip
     out = capsys.readouterr().out
     assert out.startswith("20 games in 1 places of up to 50, seed 1")
-    assert "uecda rules: 5 points for 1st" in out
+    assert "points: 5 for 1st … 1 for 5th (the uecda rules), par 3.00" in out
+    assert "4 for 大富豪" not in out  # the 2011 points are not the ones these games scored
 
 
 def test_an_unknown_rules_name_is_refused():
