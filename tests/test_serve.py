@@ -80,7 +80,7 @@ def test_a_2011_port_already_taken_stops_the_launcher_saying_so():
             [sys.executable, "-m", "daihinmin.serve", "-b", "127.0.0.1", "-p", "0"]
             + ["daihinmin.asgi:application"],
             cwd=ROOT,
-            env={**os.environ, "DEBUG": "1", "LEGACY_WS_PORT": str(port)},
+            env={**os.environ, "DEBUG": "1", "LEGACY_WS_PORT": str(port), "UECDA_PORT": "0"},
             capture_output=True,
             text=True,
             timeout=60,

@@ -1,0 +1,94 @@
+"""Who may read a join code, and which seat a code opens (``places/services/uecda_seats.py``).
+
+A code is a seat's secret: it is read here only for that seat's user and for staff,
+and never by a public read (records, exports, events, results, profiles).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from places.engine.rules import UECDA_NAME
+from places.models import JoinCode, Place
+
+
+def code_digest(code: str) -> str:
+    """What a code is looked up by: the lookup's timing says nothing of the code itself."""
+    return hashlib.sha256(code.encode("utf-8", "replace")).hexdigest()
+
+
+@dataclass(frozen=True)
+class CodeSeat:
+    """The seat a code opens: its place, its number (the client's player number), its
+    user's name, and how many seats of the place wait for a client."""
+
+    place_id: int
+    seat: int
+    name: str
+    coded: int
+
+
+def seat_of_code(code: str) -> CodeSeat | None:
+    """The seat of a waiting ``uecda`` place that ``code`` opens, or None.
+
+    Found by the code's digest, then compared in constant time.
+    """
+    found = (
+        JoinCode.objects.filter(
+            digest=code_digest(code),
+            player__place__rules=UECDA_NAME,
+            player__place__state=Place.State.WAITING,
+        )
+        .select_related("player__user")
+        .first()
+    )
+    if found is None or not hmac.compare_digest(found.code.encode(), code.encode()):
+        return None
+    player = found.player
+    coded = JoinCode.objects.filter(player__place_id=player.place_id).count()
+    return CodeSeat(player.place_id, player.seat, player.name, coded)
+
+
+def codes_for(place_id: int, user) -> dict[int, str]:
+    """The join codes ``user`` may read in a place, by seat: their own seat's; staff, all."""
+    if not (user.is_authenticated and user.is_active):
+        return {}
+    codes = JoinCode.objects.filter(player__place_id=place_id)
+    if not user.is_staff:
+        codes = codes.filter(player__user=user)
+    return dict(codes.values_list("player__seat", "code"))
+
+
+@dataclass(frozen=True)
+class Connect:
+    """Where a seat's client connects, and the commands that do it."""
+
+    code: str
+    host: str
+    port: int
+
+    @property
+    def client(self) -> str:
+        """The stock C client's command line (UECda's ``client -h -p -n``)."""
+        return f"./client -h {self.host} -p {self.port} -n {self.code}"
+
+    @property
+    def bot(self) -> str:
+        """The project's own client (``bots/uecda.py``)."""
+        return (
+            f"python -m bots --transport uecda --server {self.host}:{self.port} "
+            f"--name {self.code} --strategy greedy"
+        )
+
+
+def connect(code: str, request_host: str) -> Connect:
+    """How to connect with ``code``: ``UECDA_PUBLIC_HOST`` (else the host the request came
+    to, without its port) and ``UECDA_PUBLIC_PORT`` (else ``UECDA_PORT``)."""
+    host = settings.UECDA_PUBLIC_HOST or request_host.rsplit(":", 1)[0]
+    if request_host.startswith("[") and not settings.UECDA_PUBLIC_HOST:
+        host = request_host.split("]", 1)[0] + "]"
+    return Connect(code, host, settings.UECDA_PUBLIC_PORT or settings.UECDA_PORT)
