@@ -39,6 +39,7 @@ from api.security import (
 )
 from places import errors, logs, services, sessions
 from places.engine.cards import format_card
+from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME
 from places.presentation.cards import card_label
 from places.presentation.strings import page_strings
 from places.reads import documents
@@ -478,6 +479,11 @@ def practice_form() -> dict:
         "pace": "0.5",
         "time_limit": 60,
         "max_time_limit": int(practice.MAX_TIME_LIMIT),
+        # the first is the default: the 2011 game, played on this page
+        "rules": [
+            (DAIHINMIN_2011_NAME, _("daihinmin 2011, here on this page")),
+            (UECDA_NAME, _("UECda, with your own client over TCP")),
+        ],
     }
 
 
