@@ -53,14 +53,22 @@ def seat_of_code(code: str) -> CodeSeat | None:
     return CodeSeat(player.place_id, player.seat, player.name, coded)
 
 
-def codes_for(place_id: int, user) -> dict[int, str]:
-    """The join codes ``user`` may read in a place, by seat: their own seat's; staff, all."""
-    if not (user.is_authenticated and user.is_active):
-        return {}
+def place_codes(place_id: int, user_id: int | None = None) -> list[tuple[int, str, str]]:
+    """``(seat, name, code)`` of a place's coded seats (of ``user_id``'s seat alone, if
+    given), by seat: for staff, or for that user."""
     codes = JoinCode.objects.filter(player__place_id=place_id)
-    if not user.is_staff:
-        codes = codes.filter(player__user=user)
-    return dict(codes.values_list("player__seat", "code"))
+    if user_id is not None:
+        codes = codes.filter(player__user_id=user_id)
+    return list(
+        codes.order_by("player__seat").values_list("player__seat", "player__user__username", "code")
+    )
+
+
+def codes_for(place_id: int, user) -> list[tuple[int, str, str]]:
+    """The join codes ``user`` may read in a place: their own seat's; staff, every seat's."""
+    if not (user.is_authenticated and user.is_active):
+        return []
+    return place_codes(place_id, None if user.is_staff else user.pk)
 
 
 @dataclass(frozen=True)

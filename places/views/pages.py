@@ -65,18 +65,16 @@ def live(request: HttpRequest, place_id: str) -> HttpResponse:
         "stop_url": f"/places/{place.id}/stop.json" if staff else None,
         "strings": page_strings(),
     }
-    seated = seats_of(place.id)
-    codes = codes_for(place.id, request.user) if place.state == Place.State.WAITING else {}
+    codes = codes_for(place.id, request.user) if place.state == Place.State.WAITING else []
     context = {
         "title": f"{place.title} · daihinmin",
         "place": place,
         "config": config,
         "staff": staff,
-        "seats": range(len(seated)),
+        "seats": range(len(seats_of(place.id))),
         # a waiting uecda place: the reader's own seat's join code (staff: every seat's)
         "join_codes": [
-            (seat, seated[seat].name, connect(code, request.get_host()))
-            for seat, code in sorted(codes.items())
+            (seat, name, connect(code, request.get_host())) for seat, name, code in codes
         ],
     }
     response = render(request, "places/live.html", context)
