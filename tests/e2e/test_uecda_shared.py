@@ -15,7 +15,8 @@ import httpx
 import pytest
 
 from places.uecda import wire as w
-from tests.e2e.server import ROOT, Server
+from tests.e2e.server import NEEDS_REDIS, ROOT, Server, free_port
+from tests.e2e.stack import Stack
 
 pytestmark = pytest.mark.e2e
 
@@ -28,11 +29,14 @@ def server(tmp_path):
     s.stop()
 
 
-def uecda_bot(server: Server, code: str, strategy: str = "greedy") -> subprocess.Popen:
+def uecda_bot(
+    server: Server, code: str, strategy: str = "greedy", port: int | None = None
+) -> subprocess.Popen:
     return subprocess.Popen(
         [
             sys.executable, "-m", "bots", "--transport", "uecda",
-            "--server", f"127.0.0.1:{server.uecda_port}", "--name", code, "--strategy", strategy,
+            "--server", f"127.0.0.1:{port or server.uecda_port}", "--name", code,
+            "--strategy", strategy,
         ],
         cwd=ROOT, env=server.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
@@ -97,3 +101,33 @@ def test_two_people_and_three_house_bots_and_a_wrong_code_that_takes_no_seat(ser
     assert [b.returncode for b in bots] == [0, 0], outs
     assert "player 0, 2 games" in outs[0] and "player 2, 2 games" in outs[1], outs
     finished(server, place_id, 2)
+
+
+@NEEDS_REDIS
+def test_in_the_production_layout_the_first_process_owns_the_uecda_port(tmp_path):
+    """``serve_prod``: nginx in front of two processes; the first listens for UECda clients
+    itself, and either process's practice answer names that port."""
+    base = Server(tmp_path)  # the database and Redis prefix; its own daphne stays off
+    port = free_port()
+    stack = Stack(base, processes=2, UECDA_PORT=str(port))
+    try:
+        answers = []
+        for name in ("pia", "quinn"):
+            base.manage("create_user", name, "--password", f"{name}-pw")
+            answer = httpx.post(
+                f"{stack.url}/practice.json",
+                data={"name": name, "password": f"{name}-pw", "rules": "uecda", "games": "2"},
+                timeout=30,
+            )
+            assert answer.status_code == 200, answer.text
+            answers.append(answer.json())
+        assert [a["uecda"]["port"] for a in answers] == [port, port]
+        bots = [uecda_bot(base, a["uecda"]["join_code"], port=port) for a in answers]
+        outs = [b.communicate(timeout=120)[0] for b in bots]
+        assert [b.returncode for b in bots] == [0, 0], outs
+        for a in answers:
+            base.url = stack.url  # read through nginx
+            finished(base, a["place"], 2)
+    finally:
+        stack.stop()
+        base.stop()
