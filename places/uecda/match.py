@@ -400,13 +400,24 @@ async def play_place(
     """Play a running ``uecda`` place's match on its seats (by player number) and store
     each game as it ends (:class:`GameWriter`): the one way a match here is played and
     kept, by ``uecda_match`` and by the shared server (:mod:`places.uecda.shared`).
-    ``options`` go to :func:`play_match`."""
+    ``options`` go to :func:`play_match`. A write that fails (the place was stopped
+    meanwhile: ``store_match_games`` refuses) stops the match, with its error."""
     writer = GameWriter(place_id, games, write_every)
     head = {"id": place_id, "title": title, "games": games}
+    play = asyncio.ensure_future(play_match(seats, games, seed, head, writer.put, **options))
+
+    def written(task: asyncio.Task) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            play.cancel()
+
+    writer.task.add_done_callback(written)
     try:
-        match = await play_match(seats, games, seed, head, writer.put, **options)
+        match = await play
     except BaseException:
         writer.cancel()
+        failed = writer.task.done() and not writer.task.cancelled() and writer.task.exception()
+        if failed:
+            raise failed from None
         raise
     await writer.finish()
     return match

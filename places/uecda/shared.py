@@ -166,6 +166,8 @@ class SharedListener:
                 await play_place(
                     place_id, plan.title, seats, plan.game_count, plan.seed, self.write_every
                 )
+            except errors.Refused as e:  # stopped by staff meanwhile
+                log.info("UECda place %d: its match ends: %s", place_id, e.message)
             except Exception:
                 log.exception("UECda place %d: its match failed: aborted", place_id)
                 await db_thread.run(uecda_seats.abort_match, place_id, place=place_id)

@@ -21,7 +21,7 @@ from bots.strategies import resolve_uecda
 from bots.uecda import UecdaClient
 from places import errors, services
 from places.engine.rules import UECDA_NAME
-from places.models import JoinCode, Place
+from places.models import Game, JoinCode, Place
 from places.reads.join_codes import seat_of_code
 from places.reads.records import place_records
 from places.services import uecda_seats
@@ -222,3 +222,23 @@ def test_a_practice_no_client_joined_expires_when_its_user_asks_for_another(
     assert Place.objects.get(pk=first.place.id).state == Place.State.ABORTED
     assert Place.objects.get(pk=second.place.id).state == Place.State.WAITING
     assert get_user_model().objects.filter(username="pia").count() == 1
+
+
+async def test_a_match_staff_stop_ends_with_the_games_it_finished(listener):
+    done = await sync_to_async(practice)("pia", 100)
+    play = asyncio.ensure_future(client(listener.port, done.join_code).run())
+    games = Game.objects.filter(place_id=done.place.id)
+    for _ in range(400):
+        if await sync_to_async(games.exists)():
+            break
+        await asyncio.sleep(0.05)
+    await sync_to_async(services.stop_place)(done.place.id)
+    await matches_done(listener)
+    with pytest.raises((asyncio.IncompleteReadError, ConnectionError)):  # closed mid-match
+        await asyncio.wait_for(play, 30)
+    place = await sync_to_async(Place.objects.get)(pk=done.place.id)
+    assert place.state == Place.State.ABORTED
+    stored = await sync_to_async(games.count)()
+    assert 1 <= stored < 100
+    await asyncio.sleep(0.2)
+    assert await sync_to_async(games.count)() == stored  # nothing written after the stop
