@@ -203,7 +203,7 @@ def start_practice(
             TITLE,
             names,
             game_count=game_count,
-            pace=None if uecda else pace,
+            pace=pace,
             time_limit=time_limit,
             seed=seed,
             time_bank=time_bank,

@@ -101,8 +101,10 @@ def create_place(
     ``schedule`` is a tournament's (``tournament``, ``table_no``, ``duplicate_deals``), or
     ``practice`` for ``POST /practice``'s; ``rules`` ``uecda`` makes a place of the shared
     server's UECda port, whose seats not played by house bots get join codes
-    (``places/services/uecda_seats.py``).
+    (``places/services/uecda_seats.py``), and no pace (its clients set it).
     """
+    if schedule.get("rules") == UECDA_NAME:
+        pace = None
     problems = _setting_problems(title, game_count, pace, time_limit, seed, time_bank)
     users = _players(usernames, problems)
     if problems:

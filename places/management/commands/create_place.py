@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.core.management.base import CommandError
 
 from places import services
-from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME
+from places.engine.rules import DAIHINMIN_2011_NAME
 from places.errors import Refused
 from places.management.base import OneLineCommand, refused, seconds, whole_number
 from places.models import RULES_CHOICES
@@ -42,7 +42,7 @@ class Command(OneLineCommand):
             choices=[name for name, _ in RULES_CHOICES],
             default=DAIHINMIN_2011_NAME,
             help="the rules (default %(default)s); uecda: played by the players' clients over "
-            "the UECda port, each with its join code (join_codes PLACE), with no pace",
+            "the UECda port, each with its join code (join_codes PLACE); --pace is unused",
         )
 
     def handle(self, *args, title, player, games, pace, timeout, seed, rules, **options):
@@ -55,7 +55,7 @@ class Command(OneLineCommand):
                 title,
                 list(player),
                 game_count=game_count,
-                pace=None if rules == UECDA_NAME else pace_s,
+                pace=pace_s,
                 time_limit=time_limit,
                 seed=seed,
                 rules=rules,
