@@ -91,7 +91,9 @@ def test_two_people_and_three_house_bots_and_a_wrong_code_that_takes_no_seat(ser
     )  # fmt: skip
     place_id = int(made.stdout)
     lines = server.manage("join_codes", str(place_id)).stdout.split("\n")
-    codes = {int(seat): code for seat, _name, code in (line.split() for line in lines if line)}
+    codes = {
+        int(seat): code for _place, seat, _name, code in (line.split() for line in lines if line)
+    }
     assert sorted(codes) == [0, 2]
     with socket.create_connection(("127.0.0.1", server.uecda_port), timeout=10) as wrong:
         wrong.sendall(w.encode(w.handshake("WRONGCODE23456")))

@@ -21,11 +21,12 @@ from bots.strategies import resolve_uecda
 from bots.uecda import UecdaClient
 from places import errors, services
 from places.engine.rules import UECDA_NAME
-from places.models import Game, JoinCode, Place
-from places.reads.join_codes import seat_of_code
+from places.models import Game, JoinCode, Place, Tournament
+from places.reads.join_codes import place_codes, seat_of_code
 from places.reads.records import place_records
+from places.reads.tournaments import tournament as tournament_view
 from places.services import uecda_seats
-from places.services.house import house_users, make_wire_user
+from places.services.house import house_users, make_house_user, make_wire_user
 from places.services.practice import start_practice
 from places.uecda import wire as w
 from places.uecda.shared import SharedListener
@@ -242,3 +243,58 @@ async def test_a_match_staff_stop_ends_with_the_games_it_finished(listener):
     assert 1 <= stored < 100
     await asyncio.sleep(0.2)
     assert await sync_to_async(games.count)() == stored  # nothing written after the stop
+
+
+# -- tournaments -------------------------------------------------------------------------------
+
+
+async def test_a_uecda_tournament_is_played_by_its_entrants_clients_table_by_table(listener):
+    people, house = ["t1", "t2", "t3", "t4"], ["t5-house", "t6-house"]
+
+    def make() -> tuple[int, dict[str, list[str]]]:
+        for name in people:
+            user(name)
+        for name in house:
+            make_house_user(name, "shedder")
+        t = services.create_tournament(
+            "cup", people + house, game_count=2, seed="cup", rules=UECDA_NAME
+        )
+        assert services.start_tournament(t.id) == 0  # no table starts without its clients
+        codes: dict[str, list[str]] = {}
+        for place in Place.objects.filter(tournament=t).order_by("table_no"):
+            assert place.rules == UECDA_NAME
+            for _seat, name, code in place_codes(place.id):
+                codes.setdefault(name, []).append(code)
+        return t.id, codes
+
+    tournament_id, codes = await sync_to_async(make)()
+    assert sorted(codes) == people  # the house entrants need none
+
+    async def entrant(name: str) -> int:
+        played = 0
+        for code in codes[name]:  # its tables in table order, one client after the other
+            played += (await client(listener.port, code).run()).games
+        return played
+
+    played = await asyncio.wait_for(asyncio.gather(*(entrant(n) for n in people)), 240)
+    await matches_done(listener)
+    assert played == [2 * len(codes[n]) for n in people]
+
+    def over() -> Tournament:
+        services.advance_running()  # the dealer's round
+        return Tournament.objects.get(pk=tournament_id)
+
+    t = await sync_to_async(over)()
+    assert t.state == Tournament.State.FINISHED
+    view = await sync_to_async(tournament_view)(t.id)
+    tables = await sync_to_async(Place.objects.filter(tournament=t).count)()
+    assert sum(s.points for s in view.standings) == 15 * 2 * tables  # 5 … 1 points a game
+    for place in await sync_to_async(list)(Place.objects.filter(tournament=t)):
+        await sync_to_async(check_stored)(place.id, 2)
+
+
+def test_a_uecda_tournament_is_a_round_robin(close_thread_connections):
+    names = [user(f"d{i}").username for i in range(5)]
+    with pytest.raises(errors.Refused) as refusal:
+        services.create_tournament("dup", names, format="duplicate", rules=UECDA_NAME)
+    assert "a uecda tournament is a round robin" in refusal.value.message
