@@ -47,7 +47,8 @@ def give_codes(place: Place) -> dict[int, str]:
     """A join code for each seat of a new ``uecda`` place that no house bot plays, by seat.
 
     Inside the caller's transaction (the one that made the place). A house bot's seat
-    must play a UECda strategy (``UNKNOWN_STRATEGY``).
+    must play a UECda strategy (``UNKNOWN_STRATEGY``), and one seat at least is a
+    client's (``INVALID_PLACE``).
     """
     players = list(Player.objects.filter(place=place).order_by("seat"))
     house = dict(
@@ -63,6 +64,11 @@ def give_codes(place: Place) -> dict[int, str]:
         code = new_code()
         JoinCode.objects.create(player=player, code=code, digest=code_digest(code))
         codes[player.seat] = code
+    if not codes:
+        raise errors.Refused(
+            errors.INVALID_PLACE,
+            "a uecda place starts when its clients connect: five house bots would never start it",
+        )
     return codes
 
 

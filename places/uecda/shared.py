@@ -82,9 +82,16 @@ class SharedListener:
         return self.server
 
     def _accepted(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.ensure_future(self._admit(Connection(reader, writer)))
+        task = asyncio.ensure_future(self._admit_or_close(Connection(reader, writer)))
         self._handshakes.add(task)
         task.add_done_callback(self._handshakes.discard)
+
+    async def _admit_or_close(self, conn: Connection) -> None:
+        try:
+            await self._admit(conn)
+        except Exception:  # the database, most likely: this client only is turned away
+            log.exception("UECda client %s: could not be seated: closed", _peer(conn))
+            await conn.close()
 
     async def _admit(self, conn: Connection) -> None:
         """Seat a new connection by the code its handshake names, or close it."""
@@ -155,6 +162,9 @@ class SharedListener:
                 plan = await db_thread.run(uecda_seats.begin_match, place_id, place=place_id)
             except errors.Refused as e:
                 log.info("UECda place %d does not start: %s", place_id, e.message)
+                return
+            except Exception:
+                log.exception("UECda place %d could not start: its clients are closed", place_id)
                 return
             seats: list[Seat] = [
                 conns.get(p)

@@ -120,6 +120,16 @@ def test_a_2011_place_has_no_codes_and_a_uecda_place_is_not_started_by_staff(
     assert Place.objects.get(pk=place.id).state == Place.State.WAITING
 
 
+def test_a_uecda_place_of_five_house_bots_is_refused_it_would_never_start(
+    close_thread_connections,
+):
+    names = [u.username for u in house_users("greedy", 5)]
+    with pytest.raises(errors.Refused) as refusal:
+        services.create_place("house", names, rules=UECDA_NAME)
+    assert refusal.value.code == errors.INVALID_PLACE
+    assert not Place.objects.exists()
+
+
 # -- playing -----------------------------------------------------------------------------------
 
 
