@@ -64,6 +64,8 @@ class SharedListener:
         self.window = handshake_window
         self.write_every = write_every
         self.waiting: dict[int, Waiting] = {}
+        #: The places whose match is starting or being played here.
+        self.playing: set[int] = set()
         #: The matches being played (the loop keeps only weak references to tasks).
         self.matches: set[asyncio.Task] = set()
         self._handshakes: set[asyncio.Task] = set()
@@ -102,32 +104,42 @@ class SharedListener:
         conn.name = ""  # never a code in a log line or a record
         seat = await db_thread.run(seat_of_code, code) if code else None
         if seat is None:
-            log.info("UECda client %s: no seat for its name (a wrong code, or none): closed",
-                     _peer(conn))  # fmt: skip
+            log.info(
+                "UECda client %s: no seat for its name (a wrong code, or none): closed", _peer(conn)
+            )
             await conn.close()
             return
-        waiting = self.waiting.setdefault(seat.place_id, Waiting(seat.coded))
-        if seat.seat in waiting.conns:
-            log.info("UECda client %s: seat %d of place %d is connected already: closed",
-                     _peer(conn), seat.seat, seat.place_id)  # fmt: skip
+        waiting = self.waiting.get(seat.place_id)
+        if seat.place_id in self.playing or (waiting is not None and seat.seat in waiting.conns):
+            log.info(
+                "UECda client %s: seat %d of place %d is connected already: closed",
+                _peer(conn), seat.seat, seat.place_id,
+            )  # fmt: skip
             await conn.close()
             return
+        if waiting is None:
+            waiting = self.waiting[seat.place_id] = Waiting(seat.coded)
         conn.name = seat.name
         waiting.conns[seat.seat] = conn
         conn.send_int(seat.seat)
         await conn.drain()
+        if seat.place_id in self.playing:
+            return  # a client seated meanwhile started the match, this one in it
         if not conn.alive:  # gone before it read its number
             self._free(seat.place_id, seat.seat, conn)
             await conn.close()
             return
-        log.info("UECda client %s is %s, seat %d of place %d",
-                 _peer(conn), seat.name, seat.seat, seat.place_id)  # fmt: skip
+        log.info(
+            "UECda client %s is %s, seat %d of place %d",
+            _peer(conn), seat.name, seat.seat, seat.place_id,
+        )  # fmt: skip
         if len(waiting.conns) < waiting.coded:
             waiting.watches[seat.seat] = asyncio.ensure_future(
                 self._watch(seat.place_id, seat.seat, conn)
             )
             return
         del self.waiting[seat.place_id]
+        self.playing.add(seat.place_id)
         for watch in waiting.watches.values():
             watch.cancel()
         match = asyncio.ensure_future(self._play(seat.place_id, waiting.conns))
@@ -140,8 +152,10 @@ class SharedListener:
             await conn.reader.read(1)
         if not self._free(place_id, seat, conn):
             return
-        log.info("UECda client %s left seat %d of place %d before its match: the seat is free",
-                 _peer(conn), seat, place_id)  # fmt: skip
+        log.info(
+            "UECda client %s left seat %d of place %d before its match: the seat is free",
+            _peer(conn), seat, place_id,
+        )  # fmt: skip
         await conn.close()
 
     def _free(self, place_id: int, seat: int, conn: Connection) -> bool:
@@ -182,6 +196,7 @@ class SharedListener:
                 log.exception("UECda place %d: its match failed: aborted", place_id)
                 await db_thread.run(uecda_seats.abort_match, place_id, place=place_id)
         finally:
+            self.playing.discard(place_id)
             for conn in conns.values():
                 await conn.close()
 

@@ -235,7 +235,7 @@ def test_a_practice_no_client_joined_expires_when_its_user_asks_for_another(
     assert get_user_model().objects.filter(username="pia").count() == 1
 
 
-async def test_a_match_staff_stop_ends_with_the_games_it_finished(listener):
+async def test_a_playing_seat_s_code_is_refused_and_staff_stop_ends_the_match(listener):
     done = await sync_to_async(practice)("pia", 100)
     play = asyncio.ensure_future(client(listener.port, done.join_code).run())
     games = Game.objects.filter(place_id=done.place.id)
@@ -243,6 +243,9 @@ async def test_a_match_staff_stop_ends_with_the_games_it_finished(listener):
         if await sync_to_async(games.exists)():
             break
         await asyncio.sleep(0.05)
+    reader, writer = await knock(listener.port, done.join_code)  # its seat is playing
+    assert await refused(reader)
+    writer.close()
     await sync_to_async(services.stop_place)(done.place.id)
     await matches_done(listener)
     with pytest.raises((asyncio.IncompleteReadError, ConnectionError)):  # closed mid-match
