@@ -132,8 +132,21 @@ class PracticeUrlsSerializer(serializers.Serializer):
     play = serializers.CharField(help_text="the Play page (the session plays in the new place)")
     live = serializers.CharField(help_text="the live page")
     results = serializers.CharField(help_text="the results page")
-    socket = serializers.CharField(help_text="the player's WebSocket path")
+    socket = serializers.CharField(
+        required=False, help_text="the player's WebSocket path (none in a uecda practice)"
+    )
     records = serializers.CharField(help_text="the place's game records (JSON Lines)")
+
+
+class PracticeUecdaSerializer(serializers.Serializer):
+    join_code = serializers.CharField(
+        help_text="the user's seat's join code: the client's name in its 20070 handshake "
+        "(14 characters; whoever holds it plays the seat)"
+    )
+    host = serializers.CharField(help_text="where the client connects (UECDA_PUBLIC_HOST)")
+    port = serializers.IntegerField(help_text="the server's UECda port (42485 by default)")
+    client = serializers.CharField(help_text="the stock client's command line")
+    bot = serializers.CharField(help_text="the project's client's command line (bots/uecda.py)")
 
 
 class PracticeSerializer(serializers.Serializer):
@@ -144,12 +157,20 @@ class PracticeSerializer(serializers.Serializer):
         child=serializers.CharField(), help_text="every player's name in seat order"
     )
     game_count = serializers.IntegerField()
-    pace = serializers.FloatField(help_text="seconds between steps")
+    pace = serializers.FloatField(
+        allow_null=True, help_text="seconds between steps (null in a uecda practice)"
+    )
     time_limit = serializers.FloatField(help_text="the user's time limit per turn (s)")
     state = serializers.ChoiceField(
-        choices=["running", "finished"], help_text="running (finished only if it could not wait)"
+        choices=["running", "finished", "waiting"],
+        help_text="running (finished only if it could not wait); a uecda practice: waiting "
+        "for the user's client",
     )
     urls = PracticeUrlsSerializer()
+    rules = serializers.CharField(required=False, help_text="uecda (only in a uecda practice)")
+    uecda = PracticeUecdaSerializer(
+        required=False, help_text="a uecda practice only: how the user's client takes its seat"
+    )
 
 
 class ErrorDetailSerializer(serializers.Serializer):
@@ -219,6 +240,11 @@ class PracticeFormSerializer(serializers.Serializer):
         choices=["1", "0", "true", "false"],
         required=False,
         help_text="whether its games move the ratings; default 0 (practice is unrated)",
+    )
+    rules = serializers.ChoiceField(
+        choices=list(practice.PRACTICE_RULES),
+        required=False,
+        help_text="daihinmin-2011 (default), or uecda: played by the user's client over TCP",
     )
 
 
@@ -657,6 +683,12 @@ def practice_spec(fmt: str | None) -> dict:
                 "rated",
                 {"type": "string", "enum": ["1", "0", "true", "false"]},
                 "whether its games move the ratings (default 0: unrated)",
+            ),
+            (
+                "rules",
+                {"type": "string", "enum": list(practice.PRACTICE_RULES)},
+                "daihinmin-2011 (default); uecda: a place played by the user's client over "
+                "TCP, waiting for it: the answer's uecda says its join code and where to connect",
             ),
         )
     ]

@@ -39,9 +39,11 @@ from api.security import (
 )
 from places import errors, logs, services, sessions
 from places.engine.cards import format_card
+from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME
 from places.presentation.cards import card_label
 from places.presentation.strings import page_strings
 from places.reads import documents
+from places.reads.join_codes import connect
 from places.reads.seats import seat_of
 from places.services import accounts, practice
 from places.services.house import STRATEGY_NAMES
@@ -274,9 +276,7 @@ class SignUpView(ApiView):
             throttle.hold_back(dj, wait)
             throttle.check(dj)  # 429 with Retry-After
         if len(password) > _MAX_PASSWORD:
-            raise errors.Refused(
-                errors.INVALID_PASSWORD, f"at most {_MAX_PASSWORD} characters"
-            )
+            raise errors.Refused(errors.INVALID_PASSWORD, f"at most {_MAX_PASSWORD} characters")
         if again and again[0] != password:
             raise errors.Refused(errors.INVALID_PASSWORD, "the two passwords differ")
         user = accounts.sign_up(name, password)
@@ -360,11 +360,16 @@ class PracticeView(ApiView):
         done = services.start_practice(user.pk, **options)
         if name:
             auth_login(dj, user)  # a new session key: no fixation
-        dj.session[sessions.PLACE_KEY] = done.place.id
+        if done.join_code is None:
+            dj.session[sessions.PLACE_KEY] = done.place.id
+        # a uecda practice is played by the user's client over TCP, not by this session
         kind = self.client(dj)
         if kind == HTML:
-            return HttpResponseRedirect(OPERATIONS_URL)
-        return formats.document(kind, practice_document(done))
+            return HttpResponseRedirect(_practice_page(done))
+        response = formats.document(kind, practice_document(done, dj.get_host()))
+        if done.join_code is not None:
+            add_never_cache_headers(response)  # it holds the seat's join code
+        return response
 
     def failure(self, request, refused) -> HttpResponse:
         if self.client(request) == HTML:
@@ -399,6 +404,9 @@ def _practice_options(request: HttpRequest) -> dict:
     seed = params.field(request, "seed")
     if seed:
         options["seed"] = seed
+    rules = params.field(request, "rules").strip()
+    if rules:
+        options["rules"] = rules
     rated = params.field(request, "rated").strip().lower()
     if rated:
         if rated not in RATED_VALUES:
@@ -413,10 +421,21 @@ def _practice_options(request: HttpRequest) -> dict:
 RATED_VALUES = {"1": True, "true": True, "0": False, "false": False}
 
 
-def practice_document(done: services.Practice) -> dict:
-    """The answer to a practice: who plays where, and where to look (wire order)."""
+def _practice_page(done: services.Practice) -> str:
+    """Where a person lands after a practice: the Play page, or for a ``uecda`` practice the
+    place's page, which shows its user the join code and how to connect."""
+    return OPERATIONS_URL if done.join_code is None else f"/places/{done.place.id}/"
+
+
+def practice_document(done: services.Practice, request_host: str = "") -> dict:
+    """The answer to a practice: who plays where, and where to look (wire order).
+
+    A ``uecda`` practice's answer adds ``uecda``: the user's join code and where and how
+    the user's client connects with it (``places.reads.join_codes``); its ``urls`` have no
+    ``socket`` (the client plays over TCP) and its ``play`` is the place's page.
+    """
     place = done.place
-    return {
+    document = {
         "player": done.player,
         "place": place.id,
         "seat": done.seat,
@@ -433,6 +452,18 @@ def practice_document(done: services.Practice) -> dict:
             "records": f"/places/{place.id}/records.jsonl",
         },
     }
+    if done.join_code is None:
+        return document
+    where = connect(done.join_code, request_host)
+    urls = document["urls"]
+    del urls["socket"]
+    urls["play"] = _practice_page(done)
+    uecda = {"join_code": where.code, "host": where.host, "port": where.port}
+    return {
+        **document,
+        "rules": place.rules,
+        "uecda": {**uecda, "client": where.client, "bot": where.bot},
+    }
 
 
 def practice_form() -> dict:
@@ -448,6 +479,11 @@ def practice_form() -> dict:
         "pace": "0.5",
         "time_limit": 60,
         "max_time_limit": int(practice.MAX_TIME_LIMIT),
+        # the first is the default: the 2011 game, played on this page
+        "rules": [
+            (DAIHINMIN_2011_NAME, _("daihinmin 2011, here on this page")),
+            (UECDA_NAME, _("UECda, with your own client over TCP")),
+        ],
     }
 
 

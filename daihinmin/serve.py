@@ -2,7 +2,7 @@
 
     python -m daihinmin.serve -b 127.0.0.1 -p 8000 daihinmin.asgi:application
 
-Four things differ from plain ``daphne``:
+What differs from plain ``daphne``:
 
 - **uvloop.** Daphne runs Twisted's asyncio reactor on an event loop it makes
   when ``daphne.server`` is imported, so the loop's kind has to be chosen
@@ -28,6 +28,11 @@ Four things differ from plain ``daphne``:
   2011; 0: none), on daphne's address (``-b``), served from daphne's loop
   (``places/realtime/legacy.py``). The port is bound before daphne starts: a port
   taken stops the launcher with a message.
+- **The UECda port.** The clients of UECda places (tndhms's TCP protocol, each
+  taking its seat with its join code) on ``UECDA_PORT`` (42485 as tndhms; 0: none),
+  on ``UECDA_HOST`` or daphne's address, served from daphne's loop
+  (``places/uecda/shared.py``): a match runs in the process of its spectators'
+  sockets. Bound before daphne starts, as the 2011 stream's.
 
 ``daphne daihinmin.asgi:application`` works too, without these.
 """
@@ -41,6 +46,7 @@ import os
 import re
 import socket
 import sys
+from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 
 logger = logging.getLogger(__name__)
@@ -150,49 +156,83 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def legacy_stream(argv: list[str]) -> socket.socket | None:
-    """Bind the 2011 stream's port on daphne's address, and serve it once daphne's loop runs.
+def side_port(
+    argv: list[str],
+    port: int,
+    what: str,
+    setting: str,
+    serve: Callable[[socket.socket], Awaitable[object]],
+    host: str = "",
+) -> socket.socket | None:
+    """Bind a port of the server's own beside daphne's, and ``serve`` it once daphne's loop runs.
 
-    None when ``LEGACY_WS_PORT`` is 0. Bound here, before daphne starts, so that a
-    port taken stops the launcher at once; served from the loop, where the app (and
-    with it Django) is loaded.
+    None when ``port`` is 0. On ``host``, else daphne's address (``-b``). Bound here,
+    before daphne starts, so that a port taken stops the launcher at once; served from
+    the loop, where the app (and with it Django) is loaded.
     """
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "daihinmin.settings")
     from daphne.cli import CommandLineInterface
-    from django.conf import settings
     from twisted.internet import reactor
 
-    port = settings.LEGACY_WS_PORT
     if not port:
         return None
     args, _ = CommandLineInterface().parser.parse_known_args(argv)
-    host = args.host or "127.0.0.1"  # daphne's own default
+    host = host or args.host or "127.0.0.1"  # daphne's own default
     try:
         sock = listening_socket(host, port)
     except OSError as e:
         raise SystemExit(
-            f"daihinmin.serve: the 2011 event stream's port {host}:{port} (LEGACY_WS_PORT): "
-            f"{e.strerror}; set LEGACY_WS_PORT to another port, or 0 for none"
+            f"daihinmin.serve: {what}'s port {host}:{port} ({setting}): "
+            f"{e.strerror}; set {setting} to another port, or 0 for none"
         ) from None
 
-    held: list[asyncio.Future] = []  # the loop keeps only a weak reference to a task
+    held: list[object] = []  # the loop keeps only a weak reference to a task
 
-    def serve() -> None:
-        from places.realtime import legacy
-
-        held.append(asyncio.ensure_future(legacy.serve(sock)))
-        held[0].add_done_callback(served)
+    def start() -> None:
+        task = asyncio.ensure_future(serve(sock))
+        held.append(task)
+        task.add_done_callback(served)
 
     def served(task: asyncio.Future) -> None:
         if task.cancelled() or task.exception() is not None:
-            logger.error("the 2011 event stream failed to start", exc_info=task.exception())
+            logger.error("%s failed to start", what, exc_info=task.exception())
             reactor.stop()
             return
-        held.append(task.result())  # the asyncio.Server
-        logger.info("2011 event stream (hixie-75/-76) on %s:%s", host, port)
+        held.append(task.result())  # what serves it (an asyncio.Server, a listener)
+        logger.info("%s on %s:%s", what, host, port)
 
-    reactor.callLater(0, serve)  # runs on the loop, once it runs
+    reactor.callLater(0, start)  # runs on the loop, once it runs
     return sock
+
+
+def legacy_stream(argv: list[str]) -> socket.socket | None:
+    """The 2011 event stream (``LEGACY_WS_PORT``, ``places/realtime/legacy.py``)."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "daihinmin.settings")
+    from django.conf import settings
+
+    def serve(sock: socket.socket) -> Awaitable[object]:
+        from places.realtime import legacy
+
+        return legacy.serve(sock)
+
+    return side_port(
+        argv, settings.LEGACY_WS_PORT, "the 2011 event stream", "LEGACY_WS_PORT", serve
+    )
+
+
+def uecda_port(argv: list[str]) -> socket.socket | None:
+    """The UECda clients' port (``UECDA_PORT``, ``places/uecda/shared.py``), on ``UECDA_HOST``
+    or daphne's address."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "daihinmin.settings")
+    from django.conf import settings
+
+    def serve(sock: socket.socket) -> Awaitable[object]:
+        from places.uecda import shared
+
+        return shared.serve(sock)
+
+    return side_port(
+        argv, settings.UECDA_PORT, "the UECda port", "UECDA_PORT", serve, settings.UECDA_HOST
+    )
 
 
 def main() -> None:
@@ -202,6 +242,7 @@ def main() -> None:
     from daphne.cli import CommandLineInterface  # makes the loop: after the policy
 
     legacy_stream(sys.argv[1:])
+    uecda_port(sys.argv[1:])
     CommandLineInterface.entrypoint()
 
 

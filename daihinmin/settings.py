@@ -387,6 +387,20 @@ LEGACY_WS_PORT = int(env_str("LEGACY_WS_PORT", "8081"))
 # address counts against WS_MAX_SOCKETS_PER_ADDRESS. Never on a port clients reach directly.
 LEGACY_WS_PROXY_PROTOCOL = env_bool("LEGACY_WS_PROXY_PROTOCOL", default=False)
 
+# UECda places (places/uecda/shared.py): their players' clients connect over tndhms's TCP
+# protocol to this port, which `python -m daihinmin.serve` opens beside daphne's (42485 as
+# tndhms; 0 or empty: none), on UECDA_HOST (empty: daphne's address). One process owns it:
+# with several (deploy/serve_prod.py), the others have UECDA_PORT=0. Clients are told
+# UECDA_PUBLIC_HOST (empty: the host the page was asked of) and UECDA_PUBLIC_PORT (empty:
+# UECDA_PORT). A UECda practice no client joined within UECDA_PRACTICE_WAIT seconds is
+# aborted when its user asks for another practice.
+_uecda_port = os.environ.get("UECDA_PORT")
+UECDA_PORT = 42485 if _uecda_port is None else int(_uecda_port.strip() or "0")
+UECDA_HOST = env_str("UECDA_HOST", "")
+UECDA_PUBLIC_HOST = env_str("UECDA_PUBLIC_HOST", "")
+UECDA_PUBLIC_PORT = int(env_str("UECDA_PUBLIC_PORT", "0"))
+UECDA_PRACTICE_WAIT = float(env_str("UECDA_PRACTICE_WAIT", "600"))
+
 # --- The dealer ---------------------------------------------------------------
 
 # Each server process drives the running places it holds a lease on. Tests turn

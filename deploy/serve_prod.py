@@ -19,6 +19,12 @@ passes each connection, with a PROXY protocol line naming the client, to one pro
 own 2011 port (``--first-legacy-port`` …; ``deploy/nginx/daihinmin-legacy.conf``).
 ``LEGACY_WS_PORT=0`` opens none.
 
+The UECda port (``UECDA_PORT``, 42485; ``places/uecda/shared.py``) is the first
+process's alone, on ``--uecda-listen`` (the ``--listen`` host and ``UECDA_PORT``): it
+listens there itself, not behind nginx. A match's clients and its house seats
+must meet in one process, and they play by many small round trips, which a proxy
+would lengthen; the others have ``UECDA_PORT=0``. ``UECDA_PORT=0`` opens none.
+
 More than one process needs ``REDIS_URL`` (the in-memory channel layer reaches
 only its own process) and, in earnest, PostgreSQL (``DATABASE_URL``). On a real
 machine, systemd runs the processes instead (``deploy/systemd/daihinmin@.service``)
@@ -221,6 +227,11 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         help="the first process's own 2011 port (default: --first-port + 1000)",
     )
+    parser.add_argument(
+        "--uecda-listen",
+        help="the first process's address for UECda clients (default: --listen's host, "
+        "port UECDA_PORT or 42485; UECDA_PORT=0: none)",
+    )
     parser.add_argument("--run-dir", type=Path, help="nginx's pid, logs and temporary files")
     parser.add_argument("--nginx-site", action="store_true", help="print the site and exit")
     parser.add_argument("--tls-certificate", type=Path, help="serve https:// and wss://")
@@ -242,6 +253,12 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.listen.rpartition(':')[0] or '127.0.0.1'}:{public_legacy}" if public_legacy else ""
     )
     first_legacy = args.first_legacy_port or args.first_port + 1000
+    public_uecda = os.environ.get("UECDA_PORT", "42485").strip() or "0"
+    uecda_listen = args.uecda_listen or (
+        f"{args.listen.rpartition(':')[0] or '127.0.0.1'}:{public_uecda}"
+        if public_uecda != "0"
+        else ""
+    )
     legacy_ports = [first_legacy + i for i in range(args.processes)] if legacy_listen else []
     if args.nginx_site:
         print(nginx_site(ports, args.listen, static_root, tls, args.plain_port), end="")
@@ -278,8 +295,16 @@ def main(argv: list[str] | None = None) -> int:
         command = ["-m", "daihinmin.serve", "--proxy-headers", "-b", "127.0.0.1", "-p", str(port)]
         # each process its own 2011 port, behind nginx's stream proxy (PROXY lines)
         legacy = {"LEGACY_WS_PORT": str(legacy_of.get(port, 0)), "LEGACY_WS_PROXY_PROTOCOL": "1"}
+        # the UECda port: the first process's, on the public address itself
+        uecda_host, _, uecda_port = uecda_listen.rpartition(":")
+        owner = port == ports[0] and uecda_listen
+        uecda = {"UECDA_HOST": uecda_host, "UECDA_PORT": uecda_port} if owner else {}
+        # every process tells a practice's user where the owner listens
+        told = {"UECDA_PUBLIC_PORT": env.get("UECDA_PUBLIC_PORT") or uecda_port or "0"}
         process = subprocess.Popen(
-            [python, *command, "daihinmin.asgi:application"], cwd=ROOT, env={**env, **legacy}
+            [python, *command, "daihinmin.asgi:application"],
+            cwd=ROOT,
+            env={**env, **legacy, "UECDA_PORT": "0", **told, **uecda},
         )
         (run / f"server-{port}.pid").write_text(f"{process.pid}\n")  # who serves which port
         return process
@@ -301,6 +326,7 @@ def main(argv: list[str] | None = None) -> int:
         scheme = "https" if tls else "http"
         wait_for(f"{scheme}://{args.listen}/healthz", [nginx])
         legacy_note = f", the 2011 event stream on {legacy_listen}" if legacy_listen else ""
+        legacy_note += f", UECda on {uecda_listen}" if uecda_listen else ""
         print(
             f"serve_prod: {scheme}://{args.listen}/ on {len(ports)} processes{legacy_note} ({run})",
             flush=True,

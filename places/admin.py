@@ -196,7 +196,8 @@ class PlaceAdmin(admin.ModelAdmin):
         fixed = () if _waiting(obj) else services.FIXED_WHEN_STARTED
         return (
             "state",
-            "rules",  # made by the importer; the server does not play UECda places yet
+            # chosen when the place is made (uecda: its clients' seats get join codes)
+            *(("rules",) if obj is not None and obj.pk is not None else ()),
             "tournament_link",
             "records",
             "created_at",
@@ -271,6 +272,7 @@ class PlaceAdmin(admin.ModelAdmin):
                 seed=place.seed,
                 time_bank=place.time_bank,
                 rated=place.rated,
+                rules=place.rules,
             )
             place.pk = created.pk
             place._state.adding = False

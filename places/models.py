@@ -174,6 +174,21 @@ class Player(models.Model):
         return self.user.get_username()
 
 
+class JoinCode(models.Model):
+    """The secret a seat's UECda client sends as its name to take the seat on the shared
+    server (``places/services/uecda_seats.py``): shown to that seat's user and to staff only.
+
+    Found by ``digest`` (its SHA-256, indexed), then compared in constant time: the lookup
+    tells a guesser nothing of the code.
+    """
+
+    player = models.OneToOneField(
+        Player, on_delete=models.CASCADE, primary_key=True, related_name="join_code"
+    )
+    code = models.CharField(max_length=14)
+    digest = models.CharField(max_length=64, unique=True)
+
+
 class HouseBot(models.Model):
     """A user the server plays itself (a house bot): no process, no socket, no password.
 

@@ -137,6 +137,7 @@ def main() -> int:
         "DATABASE_URL": f"sqlite:///{work}/db.sqlite3",  # an absolute path: sqlite:////tmp/…
         "PYTHONUNBUFFERED": "1",
         "LEGACY_WS_PORT": "0",  # the API's port alone; 8081 may be another server's
+        "UECDA_PORT": "0",  # and 42485 too
         # failed logins get 429 after a few; let the fuzzer reach the login logic for a while
         # (each failure costs a password hash, ~0.3 s: a limit keeps the run short)
         "LOGIN_FAILURE_LIMIT": "100",

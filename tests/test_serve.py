@@ -71,20 +71,25 @@ def test_codes_twisted_has_no_phrase_for_get_python_s():
     assert reason_phrase(599) is None
 
 
-def test_a_2011_port_already_taken_stops_the_launcher_saying_so():
+@pytest.mark.parametrize(
+    ("setting", "what"),
+    [("LEGACY_WS_PORT", "the 2011 event stream"), ("UECDA_PORT", "the UECda port")],
+)
+def test_a_port_of_its_own_already_taken_stops_the_launcher_saying_so(setting, what):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
+        ports = {"LEGACY_WS_PORT": "0", "UECDA_PORT": "0", setting: str(port)}
         done = subprocess.run(
             [sys.executable, "-m", "daihinmin.serve", "-b", "127.0.0.1", "-p", "0"]
             + ["daihinmin.asgi:application"],
             cwd=ROOT,
-            env={**os.environ, "DEBUG": "1", "LEGACY_WS_PORT": str(port)},
+            env={**os.environ, "DEBUG": "1", **ports},
             capture_output=True,
             text=True,
             timeout=60,
         )
     assert done.returncode == 1
-    assert f"the 2011 event stream's port 127.0.0.1:{port} (LEGACY_WS_PORT)" in done.stderr
-    assert "LEGACY_WS_PORT to another port, or 0 for none" in done.stderr
+    assert f"{what}'s port 127.0.0.1:{port} ({setting})" in done.stderr
+    assert f"{setting} to another port, or 0 for none" in done.stderr

@@ -19,7 +19,7 @@ from django.db.models import Count, Q
 
 from bots.stats import bootstrap_interval
 from places.engine.place import points_for
-from places.engine.rules import DAIHINMIN_2011_NAME
+from places.engine.rules import DAIHINMIN_2011_NAME, rules_named
 from places.models import PLAYERS_PER_PLACE, Entrant, Game, Place, Player, Rank, Tournament
 from places.reads.lists import games_finished_by_tournament
 
@@ -202,6 +202,9 @@ def _standings(tournament_id: int) -> list[Standing]:
     names = dict(
         Entrant.objects.filter(tournament_id=tournament_id).values_list("user_id", "user__username")
     )
+    # a game's points by the tournament's rules (uecda: 5 … 1, tndhms's)
+    rules = Tournament.objects.filter(pk=tournament_id).values_list("rules", flat=True).first()
+    points_of = rules_named(rules or DAIHINMIN_2011_NAME).points_for
     points: dict[int, list[int]] = {user_id: [] for user_id in names}
     ranks: dict[int, list[int]] = {user_id: [0] * PLAYERS_PER_PLACE for user_id in names}
     for user_id, rank in (
@@ -209,7 +212,7 @@ def _standings(tournament_id: int) -> list[Standing]:
         .order_by("game_id", "rank")
         .values_list("player__user_id", "rank")
     ):
-        points[user_id].append(points_for(rank, PLAYERS_PER_PLACE))
+        points[user_id].append(points_of(rank, PLAYERS_PER_PLACE))
         ranks[user_id][rank - 1] += 1
     rows = []
     for user_id, name in names.items():

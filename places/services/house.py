@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
@@ -38,12 +38,12 @@ STRATEGY_NAMES: tuple[str, ...] = tuple(sorted(STRATEGIES))
 Action = Callable[[engine.PlaceState, int], tuple]
 
 
-def check_strategy(name: str) -> str:
-    """The name if it is a house strategy, else ``UNKNOWN_STRATEGY``."""
-    if name not in STRATEGIES:
+def check_strategy(name: str, known: Mapping = STRATEGIES, kind: str = "house strategy") -> str:
+    """The name if it is a house strategy (of ``known``: a UECda seat's are
+    ``UECDA_STRATEGIES``), else ``UNKNOWN_STRATEGY``."""
+    if name not in known:
         raise errors.Refused(
-            errors.UNKNOWN_STRATEGY,
-            f"no house strategy {name[:40]!r}: one of {', '.join(STRATEGY_NAMES)}",
+            errors.UNKNOWN_STRATEGY, f"no {kind} {name[:40]!r}: one of {', '.join(sorted(known))}"
         )
     return name
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from places import errors
 from places.engine import place as engine
+from places.engine.rules import DAIHINMIN_2011_NAME
 from places.models import ENDED, PLAYERS_PER_PLACE, Game, Place, Turn
 from places.reads.position import Position
 from places.services.change import Change, changing
@@ -40,6 +41,11 @@ def _begin(change: Change) -> None:
     place = change.place
     if place.state != Place.State.WAITING:
         raise errors.Refused(errors.ALREADY_STARTED)
+    if place.rules != DAIHINMIN_2011_NAME:
+        raise errors.Refused(
+            errors.INVALID_PLACE,
+            f"a {place.rules} place starts by itself once its players' clients are connected",
+        )
     if len(change.seats) != PLAYERS_PER_PLACE:
         raise errors.Refused(errors.INVALID_PLACE, "the place does not have five players")
     place.state = Place.State.RUNNING

@@ -31,10 +31,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from places import errors
-from places.models import ENDED, PLAYERS_PER_PLACE, Place, Player
+from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME
+from places.models import ENDED, PLAYERS_PER_PLACE, JoinCode, Place, Player
 from places.services.house import check_strategy, house_users
 from places.services.lifecycle import start_place
 from places.services.setup import create_place, seed_problems
+from places.services.uecda_seats import check_uecda_strategy, expire_waiting_practices
 
 TITLE = "Practice"
 HOUSE_SEATS = PLAYERS_PER_PLACE - 1
@@ -46,18 +48,23 @@ MAX_PACE = 10.0
 DEFAULT_TIME_LIMIT = 10.0
 MAX_TIME_LIMIT = 600.0
 MAX_TIME_BANK = 600.0
+#: The rules a practice may be played by: the 2011 game on the site, or UECda over TCP.
+PRACTICE_RULES = (DAIHINMIN_2011_NAME, UECDA_NAME)
 #: Practice moves no rating unless asked: beating house bots over and over is no skill.
 DEFAULT_RATED = False
 
 
 @dataclass(frozen=True)
 class Practice:
-    """A practice place, started: the user sits at ``seat`` among ``players`` (seat order)."""
+    """A practice place, started: the user sits at ``seat`` among ``players`` (seat order).
+    A ``uecda`` practice waits for the user's client, which takes the seat with
+    ``join_code`` (None for the 2011 rules)."""
 
     place: Place
     player: str
     seat: int
     players: list[str]
+    join_code: str | None = None
 
 
 def check_practice(
@@ -68,6 +75,7 @@ def check_practice(
     seed: str = "",
     time_bank: float = 0.0,
     rated: bool = DEFAULT_RATED,
+    rules: str = DAIHINMIN_2011_NAME,
 ) -> None:
     """Refuse settings a practice may not have (``INVALID_PARAMETER``, ``UNKNOWN_STRATEGY``).
 
@@ -80,8 +88,17 @@ def check_practice(
             errors.INVALID_PARAMETER,
             f"bots: {HOUSE_SEATS} strategies, comma-separated, not {len(bots)}",
         )
+    if rules not in PRACTICE_RULES:
+        raise errors.Refused(
+            errors.INVALID_PARAMETER, f"rules: {' or '.join(PRACTICE_RULES)}, not {rules[:40]!r}"
+        )
+    if rules == UECDA_NAME and not (settings.UECDA_PUBLIC_PORT or settings.UECDA_PORT):
+        raise errors.Refused(
+            errors.INVALID_PARAMETER, "rules: this server has no UECda port (UECDA_PORT)"
+        )
+    check = check_strategy if rules == DAIHINMIN_2011_NAME else check_uecda_strategy
     for name in bots:
-        check_strategy(name)
+        check(name)
     problems = []
     if not 1 <= game_count <= MAX_GAMES:
         problems.append(f"games: 1 to {MAX_GAMES}")
@@ -103,11 +120,7 @@ def unfinished_practices(user_id: int) -> int:
     """The user's practice places not yet over (only those ``POST /practice`` made: a
     tournament's table of the user and four house bots is no practice of theirs)."""
     seated = Player.objects.filter(user_id=user_id).values("place_id")
-    return (
-        Place.objects.filter(practice=True, pk__in=seated)
-        .exclude(state__in=ENDED)
-        .count()
-    )
+    return Place.objects.filter(practice=True, pk__in=seated).exclude(state__in=ENDED).count()
 
 
 def check_games_left(user_id: int, game_count: int, now: datetime) -> None:
@@ -154,25 +167,32 @@ def start_practice(
     seed: str = "",
     time_bank: float = 0.0,
     rated: bool = DEFAULT_RATED,
+    rules: str = DAIHINMIN_2011_NAME,
 ) -> Practice:
     """Make a place of the user and four house bots of ``bots``, and start it.
 
     The user sits in a random seat (drawn from the seed when there is one). At
-    pace 0 the house bots play at once until the user must act.
+    pace 0 the house bots play at once until the user must act. A ``uecda`` practice
+    has no pace: it waits for the user's client on the UECda port, which starts it
+    (``places/uecda/shared.py``); one no client joined within ``UECDA_PRACTICE_WAIT``
+    seconds is aborted here, when the user asks for another.
     """
-    check_practice(bots, game_count, pace, time_limit, seed, time_bank, rated)
+    check_practice(bots, game_count, pace, time_limit, seed, time_bank, rated, rules)
+    uecda = rules == UECDA_NAME
     users = get_user_model()
     with transaction.atomic():
         # the user's row, locked: two practices at once count each other
         user = users.objects.select_for_update().get(pk=user_id)
         limit = settings.PRACTICE_PLACES_PER_USER
+        now = timezone.now()
+        expire_waiting_practices(user_id, now - timedelta(seconds=settings.UECDA_PRACTICE_WAIT))
         if unfinished_practices(user_id) >= limit:
             raise errors.Refused(
                 errors.TOO_MANY_PRACTICES,
                 f"{user.get_username()} has {limit} unfinished practice places: "
                 "finish one first (or wait for its turns to time out)",
             )
-        check_games_left(user_id, game_count, timezone.now())
+        check_games_left(user_id, game_count, now)
         wanted = Counter(bots)
         made = {name: iter(house_users(name, n)) for name, n in wanted.items()}
         names = [next(made[name]).get_username() for name in bots]
@@ -189,7 +209,11 @@ def start_practice(
             time_bank=time_bank,
             rated=rated,
             practice=True,
+            rules=rules,
         )
+    if uecda:
+        code = JoinCode.objects.get(player__place=place, player__seat=seat).code
+        return Practice(place, user.get_username(), seat, names, code)
     start_place(place.id)  # its own change: the events go out after its commit, in order
     place.refresh_from_db()
     return Practice(place, user.get_username(), seat, names)

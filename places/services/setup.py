@@ -14,8 +14,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from places import errors
+from places.engine.rules import UECDA_NAME
 from places.models import PLAYERS_PER_PLACE, TITLE_MAX_LENGTH, Place, Player
 from places.services.lifecycle import next_turn
+from places.services.uecda_seats import give_codes
 
 MAX_GAMES = 100_000
 MAX_SECONDS = 86_400  # a pace or time limit beyond a day is a typo, and overflows datetimes
@@ -97,8 +99,12 @@ def create_place(
     """A new waiting place with its players seated in the given order.
 
     ``schedule`` is a tournament's (``tournament``, ``table_no``, ``duplicate_deals``), or
-    ``practice`` for ``POST /practice``'s.
+    ``practice`` for ``POST /practice``'s; ``rules`` ``uecda`` makes a place of the shared
+    server's UECda port, whose seats not played by house bots get join codes
+    (``places/services/uecda_seats.py``), and no pace (its clients set it).
     """
+    if schedule.get("rules") == UECDA_NAME:
+        pace = None
     problems = _setting_problems(title, game_count, pace, time_limit, seed, time_bank)
     users = _players(usernames, problems)
     if problems:
@@ -117,6 +123,8 @@ def create_place(
         Player.objects.bulk_create(
             Player(place=place, user=users[name], seat=seat) for seat, name in enumerate(usernames)
         )
+        if place.rules == UECDA_NAME:  # played over TCP: each client's seat by its code
+            give_codes(place)
     return place
 
 
@@ -169,4 +177,6 @@ def reseat_place(place_id: int, usernames: Sequence[str]) -> tuple[list[Player],
         new = Player.objects.bulk_create(
             Player(place=place, user=users[name], seat=seat) for seat, name in enumerate(usernames)
         )
+        if place.rules == UECDA_NAME:  # the old codes went with their players
+            give_codes(place)
     return old, new

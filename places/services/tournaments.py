@@ -33,6 +33,7 @@ from django.utils import timezone
 
 from places import errors
 from places.engine import schedule
+from places.engine.rules import DAIHINMIN_2011_NAME, PROFILES, UECDA_NAME
 from places.models import TITLE_MAX_LENGTH, Place, Player, Tournament
 from places.services.lifecycle import schedule_start
 from places.services.setup import create_place, seed_problems, timing_problems
@@ -59,8 +60,14 @@ def _problems(
     time_bank: float,
     seed: str,
     max_running: int,
+    rules: str = DAIHINMIN_2011_NAME,
 ) -> list[str]:
     problems = []
+    if rules not in PROFILES:
+        problems.append(f"the rules are one of {', '.join(PROFILES)}")
+    elif rules == UECDA_NAME and format != Tournament.Format.ROUND_ROBIN:
+        # tndhms's deals draw the seats too: five rotations of one seed do not deal alike
+        problems.append("a uecda tournament is a round robin")
     if not title or len(title) > TOURNAMENT_TITLE_MAX_LENGTH:
         problems.append(f"the title must have 1 to {TOURNAMENT_TITLE_MAX_LENGTH} characters")
     if not MIN_ENTRANTS <= len(usernames) <= MAX_ENTRANTS:
@@ -106,15 +113,20 @@ def create_tournament(
     seed: str = "",
     max_running: int = 4,
     rated: bool = True,
+    rules: str = DAIHINMIN_2011_NAME,
 ) -> Tournament:
     """A waiting tournament of these users (entrant 0 first) with every place of its schedule.
+
+    A ``uecda`` tournament's places are ``uecda`` places: each entrant's client plays its
+    tables over the UECda port, one code a table (``places/services/uecda_seats.py``),
+    in table order; a table starts when its clients are connected, not by :func:`advance`.
 
     A duplicate tournament always has a seed (one is drawn when none is given): its
     rotations must deal alike. A round robin without one deals from the OS's source. A
     seed another tournament has is refused: it would deal that tournament's cards again.
     """
     problems = _problems(
-        title, usernames, format, game_count, pace, time_limit, time_bank, seed, max_running
+        title, usernames, format, game_count, pace, time_limit, time_bank, seed, max_running, rules
     )
     users = {u.get_username(): u for u in get_user_model().objects.filter(username__in=usernames)}
     missing = [n for n in usernames if n not in users]
@@ -143,6 +155,7 @@ def create_tournament(
             seed=seed,
             max_running=max_running,
             rated=rated,
+            rules=rules,
         )
         tournament.entrants.bulk_create(
             tournament.entrants.model(tournament=tournament, user=users[name], no=no)
@@ -162,6 +175,7 @@ def create_tournament(
                 tournament=tournament,
                 table_no=table.no,
                 duplicate_deals=table.deal is not None,
+                rules=rules,
             )
     return tournament
 
@@ -203,8 +217,8 @@ def advance(tournament_id: int) -> int:
                 tournament.finished_at = timezone.now()
                 tournament.save(update_fields=["state", "finished_at"])
             return 0
-        if running >= tournament.max_running:
-            return 0
+        if running >= tournament.max_running or tournament.rules == UECDA_NAME:
+            return 0  # a uecda table starts when its entrants' clients are connected
         seated: dict[int, set[int]] = {}
         for place_id, user_id in Player.objects.filter(
             place__tournament=tournament,

@@ -294,10 +294,16 @@ def open_match(title: str, games: int, seed: str, names: Sequence[str], rated: b
 
 def store_match_games(place_id: int, records: Sequence[dict], over: bool) -> None:
     """Write finished games of a TCP match in one transaction (the place row locked);
-    ``over``: the last game of the match is among them, the place is finished."""
+    ``over``: the last game of the match is among them, the place is finished.
+    ``ALREADY_OVER`` when the place is not running any more (staff stopped it): its
+    match must stop, and nothing is written."""
     now = timezone.now()
     with transaction.atomic():
         place = Place.objects.select_for_update().get(id=place_id)
+        if place.state != Place.State.RUNNING:
+            raise errors.Refused(
+                errors.ALREADY_OVER, f"place {place_id} is {place.state}: its games are not stored"
+            )
         players = list(Player.objects.filter(place=place).order_by("seat"))
         store_finished_games(place, players, records, now, over)
         if over:

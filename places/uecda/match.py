@@ -130,10 +130,13 @@ class HouseSeat:
 Seat = Connection | HouseSeat
 
 
-async def read_handshake(conn: Connection, window: float = w.HANDSHAKE_SECONDS) -> bool:
+async def read_handshake(
+    conn: Connection, window: float = w.HANDSHAKE_SECONDS, name_chars: int = w.NAME_CHARS
+) -> bool:
     """Read a client's first table (20070) or, when none comes in ``window`` s, take it
     as a 20060 client (native byte order). False: the connection closed first, or
-    named another protocol (tndhms would never write to it): it takes no seat."""
+    named another protocol (tndhms would never write to it): it takes no seat.
+    ``name_chars``: how much of the name to keep (tndhms's 9, or a join code's 14)."""
     try:
         data = await asyncio.wait_for(conn.reader.readexactly(w.TABLE_BYTES), window)
     except TimeoutError:
@@ -145,7 +148,7 @@ async def read_handshake(conn: Connection, window: float = w.HANDSHAKE_SECONDS) 
     if table[0] != w.PROTOCOL_20070:
         log.warning("a client sent protocol %d, not %d: closed", table[0], w.PROTOCOL_20070)
         return False
-    conn.name = w.handshake_name(table)
+    conn.name = w.handshake_name(table, name_chars)
     return True
 
 
@@ -385,6 +388,41 @@ class GameWriter:
         self.task.cancel()
 
 
+async def play_place(
+    place_id: int,
+    title: str,
+    seats: Sequence[Seat],
+    games: int,
+    seed: str,
+    write_every: float = 0.0,
+    **options,
+) -> u.UecdaMatch:
+    """Play a running ``uecda`` place's match on its seats (by player number) and store
+    each game as it ends (:class:`GameWriter`): the one way a match here is played and
+    kept, by ``uecda_match`` and by the shared server (:mod:`places.uecda.shared`).
+    ``options`` go to :func:`play_match`. A write that fails (the place was stopped
+    meanwhile: ``store_match_games`` refuses) stops the match, with its error."""
+    writer = GameWriter(place_id, games, write_every)
+    head = {"id": place_id, "title": title, "games": games}
+    play = asyncio.ensure_future(play_match(seats, games, seed, head, writer.put, **options))
+
+    def written(task: asyncio.Task) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            play.cancel()
+
+    writer.task.add_done_callback(written)
+    try:
+        match = await play
+    except BaseException:
+        writer.cancel()
+        failed = writer.task.done() and not writer.task.cancelled() and writer.task.exception()
+        if failed:
+            raise failed from None
+        raise
+    await writer.finish()
+    return match
+
+
 async def serve_match(
     games: int,
     *,
@@ -421,15 +459,7 @@ async def serve_match(
         place_id = await db_thread.run(
             open_match, title, games, seed, [s.name for s in seats], rated
         )
-        writer = GameWriter(place_id, games, write_every)
-        try:
-            await play_match(
-                seats, games, seed, {"id": place_id, "title": title, "games": games}, writer.put
-            )
-        except BaseException:
-            writer.cancel()
-            raise
-        await writer.finish()
+        await play_place(place_id, title, seats, games, seed, write_every)
     finally:
         for c in conns:
             await c.close()

@@ -24,6 +24,7 @@ PROTOCOL_20070 = 20070
 PROTOCOL_20060 = 20060  # no handshake within the window: native order, no name
 HANDSHAKE_SECONDS = 2.0
 NAME_CHARS = 9  # tndhms keeps the first 9 characters of a name
+HANDSHAKE_CHARS = COLUMNS - 1  # the stock client sends up to 14 (its ``-n`` in a char[15])
 
 ACCEPTED, REJECTED = 9, 8  # the accept code: 8 is a pass
 CONTINUE, GAME_OVER, MATCH_OVER = 0, 1, 2  # the game state after each turn
@@ -83,14 +84,15 @@ def handshake(name: str, version: int = PROTOCOL_20070) -> list[int]:
     return table
 
 
-def handshake_name(table: Sequence[int]) -> str:
-    """The name in a handshake table, as tndhms keeps it (9 characters, up to a NUL)."""
-    chars = []
-    for v in table[COLUMNS : COLUMNS + NAME_CHARS]:
+def handshake_name(table: Sequence[int], chars: int = NAME_CHARS) -> str:
+    """The name in a handshake table, as tndhms keeps it (9 characters, up to a NUL);
+    ``chars`` 14 reads all a client can send (a shared server's join code)."""
+    chars_read = []
+    for v in table[COLUMNS : COLUMNS + chars]:
         if v == 0:
             break
-        chars.append(chr(v) if 32 <= v < 0x110000 else "?")
-    return "".join(chars)
+        chars_read.append(chr(v) if 32 <= v < 0x110000 else "?")
+    return "".join(chars_read)
 
 
 # -- cards and tables --------------------------------------------------------------------

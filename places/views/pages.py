@@ -23,6 +23,7 @@ from places.presentation import results as results_tables
 from places.presentation.strings import page_strings
 from places.reads import lists, standings
 from places.reads.disclosure import disclosure
+from places.reads.join_codes import codes_for, connect
 from places.reads.seats import seats_of
 from places.reads.snapshot import snapshot
 from places.views import csv_response, is_staff, json_response, read_only, refusal
@@ -64,12 +65,17 @@ def live(request: HttpRequest, place_id: str) -> HttpResponse:
         "stop_url": f"/places/{place.id}/stop.json" if staff else None,
         "strings": page_strings(),
     }
+    codes = codes_for(place.id, request.user) if place.state == Place.State.WAITING else []
     context = {
         "title": f"{place.title} · daihinmin",
         "place": place,
         "config": config,
         "staff": staff,
         "seats": range(len(seats_of(place.id))),
+        # a waiting uecda place: the reader's own seat's join code (staff: every seat's)
+        "join_codes": [
+            (seat, name, connect(code, request.get_host())) for seat, name, code in codes
+        ],
     }
     response = render(request, "places/live.html", context)
     add_never_cache_headers(response)

@@ -202,6 +202,7 @@ def test_practice_describes_its_answer_its_parameters_and_its_errors(schema):
         "time_bank",
         "rated",
         "seed",
+        "rules",
     }
     assert set(op["responses"]) >= {"200", "400", "401", "403", "405", "409", "429"}
     assert op["responses"]["200"]["content"]["application/json"]["schema"] == {
@@ -218,7 +219,12 @@ def test_practice_describes_its_answer_its_parameters_and_its_errors(schema):
         "time_limit",
         "state",
         "urls",
+        "rules",
+        "uecda",
     ]
+    assert set(practice["required"]) == set(list(practice["properties"])[:9])  # uecda's: new keys
+    uecda = schema["components"]["schemas"]["PracticeUecda"]
+    assert list(uecda["properties"]) == ["join_code", "host", "port", "client", "bot"]
     assert "UNKNOWN_STRATEGY" in op["responses"]["400"]["description"]
     assert "TOO_MANY_PRACTICES" in op["responses"]["409"]["description"]
     assert "Location" in op["responses"]["302"]["headers"]

@@ -38,7 +38,7 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, workdir: Path, legacy: bool = False, **env: str):
+    def __init__(self, workdir: Path, legacy: bool = False, uecda: bool = False, **env: str):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
@@ -52,6 +52,8 @@ class Server:
             # no 2011 stream unless a test asks for one on a free port (legacy=True):
             # 8081 may be another server's
             "LEGACY_WS_PORT": str(free_port()) if legacy else "0",
+            # nor a UECda port unless asked (uecda=True): 42485 may be another server's
+            "UECDA_PORT": str(free_port()) if uecda else "0",
             # events and counts of its own on a shared Redis (its siblings share them)
             "REDIS_PREFIX": f"e2e-{uuid.uuid4().hex[:10]}",
             **env,
@@ -59,6 +61,8 @@ class Server:
         self.env.pop("DJANGO_SETTINGS_MODULE", None)
         #: The 2011 event stream's port (places/realtime/legacy.py), 0 when none.
         self.legacy_port = int(self.env["LEGACY_WS_PORT"])
+        #: The UECda clients' port (places/uecda/shared.py), 0 when none.
+        self.uecda_port = int(self.env["UECDA_PORT"])
         self._pg_admin_url: str | None = None
         base = os.environ.get("DATABASE_URL", "")
         if base.startswith(("postgres://", "postgresql://")):
@@ -88,6 +92,9 @@ class Server:
         if self.legacy_port and "LEGACY_WS_PORT" not in env:
             other.env["LEGACY_WS_PORT"] = str(free_port())
         other.legacy_port = int(other.env["LEGACY_WS_PORT"])
+        if "UECDA_PORT" not in env:
+            other.env["UECDA_PORT"] = "0"  # one process owns the UECda port
+        other.uecda_port = int(other.env["UECDA_PORT"])
         other._pg_admin_url = None
         other.process = None
         other.log = open(self.workdir / f"daphne-{other.port}.log", "ab")  # noqa: SIM115

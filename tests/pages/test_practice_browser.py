@@ -7,11 +7,13 @@ artifacts/screenshots/.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 
 import pytest
 
-from tests.e2e.server import Server
+from tests.e2e.server import ROOT, Server
 from tests.pages.browser import (
     SCREENSHOTS,
     VIEWPORT,
@@ -29,7 +31,7 @@ OTHERS = ["bot-ann", "bot-ben", "bot-cat", "bot-dan"]
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     require_chromium()
-    s = Server(tmp_path_factory.mktemp("practice"))
+    s = Server(tmp_path_factory.mktemp("practice"), uecda=True)
     code = (
         "from django.contrib.auth import get_user_model; U = get_user_model()\n"
         f"for n in {[PERSON, *OTHERS]!r}:\n"
@@ -152,5 +154,42 @@ def test_a_person_without_a_place_practises_from_the_login_page(browser, server)
     names = page.eval_on_selector_all(".seat", "els => els.map((e) => e.dataset.name)")
     assert PERSON in names and any(n.startswith("house-random-") for n in names)
     page.wait_for_selector("#my-hand .pick")  # her hand, dealt
+    assert errors == []
+    context.close()
+
+
+def test_a_person_asks_for_a_uecda_practice_reads_the_code_and_her_client_plays_it(browser, server):
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{server.url}/login")
+    page.fill("#id_practice_name", PERSON)
+    page.fill("#id_practice_password", f"{PERSON}-pw")
+    page.select_option("#id_practice_rules", "uecda")
+    page.fill("#id_practice_games", "2")
+    with page.expect_navigation():
+        page.click("#btn-practice")
+    place_id = int(page.eval_on_selector("#live", "el => el.dataset.place"))
+    assert page.url == f"{server.url}/places/{place_id}/"
+    code = page.inner_text(".join-code")
+    assert len(code) == 14
+    command = page.inner_text("#join-codes")
+    assert f"./client -h 127.0.0.1 -p {server.uecda_port} -n {code}" in command
+    shot(page, "uecda_practice_join_code")
+    bot = subprocess.run(
+        [
+            sys.executable, "-m", "bots", "--transport", "uecda",
+            "--server", f"127.0.0.1:{server.uecda_port}", "--name", code,
+        ],
+        cwd=ROOT, env=server.env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert bot.returncode == 0 and "2 games" in bot.stdout, bot.stdout + bot.stderr
+    for _ in range(50):  # its last game is stored just after the client's last read
+        page.reload()
+        if "finished" in page.inner_text("#place-state").lower():
+            break
+        time.sleep(0.2)
+    assert "finished" in page.inner_text("#place-state").lower()
+    assert page.locator("#join-codes").count() == 0  # the place no longer waits
     assert errors == []
     context.close()

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.messages import get_messages
 
 from places import services
-from places.models import Game, HouseBot, Place, PlaceEvent, Rank, Turn
+from places.models import Game, HouseBot, JoinCode, Place, PlaceEvent, Rank, Turn
 from places.reads import documents
 from places.reads.seats import seats_of
 from places.services import house
@@ -36,6 +36,7 @@ def place_form(title="Admin place", games=3, pace="", time_limit=10, seed="s", *
         "seed": seed,
         "time_bank": 0,
         "rated": "on",
+        "rules": "daihinmin-2011",
         "players-INITIAL_FORMS": 0,
         "players-MIN_NUM_FORMS": 0,
         "players-MAX_NUM_FORMS": 5,
@@ -150,6 +151,20 @@ def test_adding_a_place_seats_its_players_in_row_order(admin_client, users):
     )
     assert [p.user_id for p in place.players.order_by("seat")] == [u.id for u in order]
     assert response["Location"].endswith(CHANGELIST)
+
+
+def test_a_uecda_place_added_gives_each_seat_a_join_code_which_staff_read_on_its_page(
+    admin_client, users
+):
+    response = admin_client.post(ADD, {**place_form(rules="uecda"), **seats(users)})
+    assert response.status_code == 302, response.context and response.context["errors"]
+    place = Place.objects.get()
+    assert (place.rules, place.pace) == ("uecda", None)
+    codes = list(JoinCode.objects.filter(player__place=place).values_list("code", flat=True))
+    assert len(codes) == 5
+    page = admin_client.get(f"/places/{place.id}/").content.decode()
+    assert all(code in page for code in codes)
+    assert 'name="rules"' not in admin_client.get(change_url(place)).content.decode()
 
 
 @pytest.mark.parametrize(

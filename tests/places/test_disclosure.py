@@ -4,14 +4,17 @@ that another place with the same seed has still to play is held back from all bu
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+import socket
 from io import StringIO
 
 import pytest
 from asgiref.sync import async_to_sync
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.db import connections
 from django.test import Client
 
 from places import errors, services
@@ -110,3 +113,69 @@ def test_a_guessed_tournament_seed_tells_no_table_seed(settings):
     assert not {f"cup:{k}" for k in range(5)} & set(seeds)
     settings.SEED_KEY = "key-two"
     assert not set(seeds) & {table_seed("cup", k) for k in range(5)}
+
+
+# -- a UECda seat's join code: its user's and staff's alone (places/reads/join_codes.py) --------
+
+
+def _public_texts(client: Client, place_id: int, names: list[str]) -> list[str]:
+    """Every route of the site about a place and its players, as ``client`` reads it, and
+    the records' export: what anyone (or another player) can learn."""
+    paths = ["/", "/ratings", "/ratings.json", "/tournaments/"]
+    for name in names:
+        paths += [f"/users/{name}", f"/users/{name}.json"]
+    base = f"/places/{place_id}"
+    paths += [f"{base}/{page}" for page in ("", "state.json", "results", "results.csv")]
+    paths += [f"{base}/{doc}" for doc in ("events.json", "info.json", "graph.json")]
+    paths += [f"{base}/players_card.json", f"{base}/games/1/record.json", f"{base}/games/1/replay"]
+    texts = []
+    for path in paths:
+        response = client.get(path)
+        assert response.status_code in (200, 401, 403, 404), (path, response.status_code)
+        texts.append(path + ": " + response.content.decode())
+    records = client.get(f"{base}/records.jsonl")
+    texts.append(async_to_sync(drained)(records).decode())
+    texts.append(json.dumps(exported(str(place_id))))
+    return texts
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_join_code_is_on_no_public_route_before_during_or_after_its_match(staff_client):
+    from asgiref.sync import sync_to_async
+
+    from places.uecda.shared import SharedListener
+    from tests.uecda.test_shared import client as uecda_client
+    from tests.uecda.test_shared import place_of_two
+
+    place, codes = place_of_two(2)
+    names = [p.user.username for p in place.players.order_by("seat")]
+    ann, bob = Client(), Client()
+    ann.force_login(place.players.get(seat=1).user)
+    bob.force_login(place.players.get(seat=3).user)
+
+    def leaks(client: Client, code: str) -> list[str]:
+        return [t[:80] for t in _public_texts(client, place.id, names) if code in t]
+
+    # waiting: each player reads their own code on the place's page, and nobody else's
+    assert codes[1] in ann.get(f"/places/{place.id}/").content.decode()
+    assert codes[3] in bob.get(f"/places/{place.id}/").content.decode()
+    for code in codes.values():
+        assert code in staff_client.get(f"/places/{place.id}/").content.decode()
+    assert leaks(Client(), codes[1]) == leaks(Client(), codes[3]) == []
+    assert leaks(bob, codes[1]) == leaks(ann, codes[3]) == []
+
+    async def play() -> None:
+        sock = socket.create_server(("127.0.0.1", 0))
+        sock.setblocking(False)
+        listener = SharedListener()
+        await listener.start(sock)
+        port = sock.getsockname()[1]
+        await asyncio.gather(*(uecda_client(port, code).run() for code in codes.values()))
+        await asyncio.gather(*listener.matches)
+        await listener.close()
+        await sync_to_async(connections.close_all)()
+
+    async_to_sync(play)()
+    assert Place.objects.get(pk=place.id).state == Place.State.FINISHED
+    for code in codes.values():  # over: the records (named by user), the export, the pages
+        assert leaks(Client(), code) == leaks(ann, code) == leaks(bob, code) == []

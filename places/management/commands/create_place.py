@@ -1,12 +1,18 @@
-"""``create_place TITLE --player NAME …``: a new waiting place; prints its id alone."""
+"""``create_place TITLE --player NAME … [--rules uecda]``: a new waiting place; prints its id alone.
+
+A ``uecda`` place is played over the server's UECda port by its players' clients, each
+with its seat's join code (``join_codes PLACE`` prints them); house bots' seats need none.
+"""
 
 from __future__ import annotations
 
 from django.core.management.base import CommandError
 
 from places import services
+from places.engine.rules import DAIHINMIN_2011_NAME
 from places.errors import Refused
 from places.management.base import OneLineCommand, refused, seconds, whole_number
+from places.models import RULES_CHOICES
 
 
 class Command(OneLineCommand):
@@ -31,8 +37,15 @@ class Command(OneLineCommand):
             "--timeout", default="10", help="a player's time limit per turn in seconds (default 10)"
         )
         parser.add_argument("--seed", default="", help="makes the deals reproducible")
+        parser.add_argument(
+            "--rules",
+            choices=[name for name, _ in RULES_CHOICES],
+            default=DAIHINMIN_2011_NAME,
+            help="the rules (default %(default)s); uecda: played by the players' clients over "
+            "the UECda port, each with its join code (join_codes PLACE); --pace is unused",
+        )
 
-    def handle(self, *args, title, player, games, pace, timeout, seed, **options):
+    def handle(self, *args, title, player, games, pace, timeout, seed, rules, **options):
         game_count = whole_number("--games", games)
         pace_s = self.pace(pace)
         time_limit = seconds("--timeout", timeout)
@@ -45,6 +58,7 @@ class Command(OneLineCommand):
                 pace=pace_s,
                 time_limit=time_limit,
                 seed=seed,
+                rules=rules,
             )
         except Refused as e:
             raise refused(e) from None

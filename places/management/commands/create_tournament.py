@@ -4,9 +4,10 @@ waiting tournament with every place of its schedule; prints its id alone."""
 from __future__ import annotations
 
 from places import services
+from places.engine.rules import DAIHINMIN_2011_NAME
 from places.errors import Refused
 from places.management.base import OneLineCommand, refused, seconds, whole_number
-from places.models import Tournament
+from places.models import RULES_CHOICES, Tournament
 
 
 class Command(OneLineCommand):
@@ -34,6 +35,14 @@ class Command(OneLineCommand):
         )
         parser.add_argument("--max-running", default="4", help="places running at once (default 4)")
         parser.add_argument("--unrated", action="store_true", help="its games move no rating")
+        parser.add_argument(
+            "--rules",
+            choices=[name for name, _ in RULES_CHOICES],
+            default=DAIHINMIN_2011_NAME,
+            help="the rules (default %(default)s); uecda: each entrant's client plays its "
+            "tables over the UECda port, in table order, one join code a table "
+            "(join_codes --tournament T)",
+        )
 
     def handle(
         self,
@@ -48,6 +57,7 @@ class Command(OneLineCommand):
         seed,
         max_running,
         unrated,
+        rules,
         **options,
     ):
         try:
@@ -62,6 +72,7 @@ class Command(OneLineCommand):
                 seed=str(seed),
                 max_running=whole_number("--max-running", max_running),
                 rated=not unrated,
+                rules=rules,
             )
         except Refused as e:
             raise refused(e) from None

@@ -127,6 +127,12 @@ class Command(BaseCommand):
                     if legacy
                     else ""
                 )
+                + (
+                    f"  UECda:   {host}:{settings.UECDA_PORT}  (UECda clients, with a join "
+                    "code: docs/bots.md)\n"
+                    if settings.UECDA_PORT
+                    else ""
+                )
                 + "Ctrl-C stops the server, the bots and the demo place.\n"
             )
             for bot in bots:

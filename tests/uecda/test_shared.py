@@ -1,0 +1,313 @@
+"""UECda places on the shared server's port (places/uecda/shared.py): each client takes its
+seat with its join code; a place's match starts once its seats are connected, is played
+against its house bots and stored; a wrong code, no code, or a code already in use gets
+no seat and is told nothing.
+
+The listener runs on the test's own loop, on a port of its own, as daphne's loop runs it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import socket
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.contrib.auth import get_user_model
+
+from bots.strategies import resolve_uecda
+from bots.uecda import UecdaClient
+from places import errors, services
+from places.engine.rules import UECDA_NAME
+from places.models import Game, JoinCode, Place, Tournament
+from places.reads.join_codes import place_codes, seat_of_code
+from places.reads.records import place_records
+from places.reads.tournaments import tournament as tournament_view
+from places.services import uecda_seats
+from places.services.house import house_users, make_house_user, make_wire_user
+from places.services.practice import start_practice
+from places.uecda import wire as w
+from places.uecda.shared import SharedListener
+from tests.uecda.test_match import check_stored
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+async def listener(close_thread_connections):
+    """A listener on 127.0.0.1, a free port: ``listener.port``."""
+    sock = socket.create_server(("127.0.0.1", 0))
+    sock.setblocking(False)
+    shared = SharedListener(handshake_window=0.3)
+    await shared.start(sock)
+    shared.port = sock.getsockname()[1]
+    yield shared
+    await shared.close()
+
+
+async def matches_done(shared: SharedListener) -> None:
+    while shared.matches:
+        await asyncio.wait_for(asyncio.gather(*shared.matches), 120)
+
+
+def user(name: str):
+    return make_wire_user(name, f"{name}-pw")[0]
+
+
+def practice(name: str, games: int, seed: str = "") -> services.Practice:
+    return start_practice(
+        user(name).pk, ["greedy", "shedder", "random", "greedy"], game_count=games,
+        seed=seed, rules=UECDA_NAME,
+    )  # fmt: skip
+
+
+def place_of_two(games: int) -> tuple[Place, dict[int, str]]:
+    """A uecda place of two people (seats 1 and 3) and three house bots."""
+    house = [u.username for u in house_users("greedy", 2) + house_users("shedder", 1)]
+    names = [house[0], user("ann").username, house[1], user("bob").username, house[2]]
+    place = services.create_place("two", names, game_count=games, seed="two", rules=UECDA_NAME)
+    codes = dict(JoinCode.objects.filter(player__place=place).values_list("player__seat", "code"))
+    return place, codes
+
+
+async def knock(port: int, name: str | None) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """Connect and send a 20070 handshake naming ``name`` (None: send nothing, as 20060)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    if name is not None:
+        writer.write(w.encode(w.handshake(name)))
+    return reader, writer
+
+
+async def refused(reader: asyncio.StreamReader) -> bool:
+    """Closed with nothing said: no player number."""
+    return await asyncio.wait_for(reader.read(4), 10) == b""
+
+
+def client(port: int, code: str, strategy: str = "greedy") -> UecdaClient:
+    return UecdaClient("127.0.0.1", port, code, resolve_uecda(strategy, 1))
+
+
+# -- codes -------------------------------------------------------------------------------------
+
+
+def test_each_seat_not_played_by_the_house_gets_a_code_of_14_unambiguous_characters(
+    close_thread_connections,
+):
+    place, codes = place_of_two(1)
+    assert sorted(codes) == [1, 3]
+    for code in codes.values():
+        assert len(code) == uecda_seats.CODE_LENGTH == w.HANDSHAKE_CHARS
+        assert set(code) <= set(uecda_seats.ALPHABET)
+        assert not set(code) & set("01OIL")
+    assert codes[1] != codes[3]
+    found = seat_of_code(codes[3])
+    assert (found.place_id, found.seat, found.name, found.coded) == (place.id, 3, "bob", 2)
+    assert seat_of_code(codes[3][:-1] + "X" if codes[3][-1] != "X" else "Y") is None
+
+
+def test_a_2011_place_has_no_codes_and_a_uecda_place_is_not_started_by_staff(
+    close_thread_connections,
+):
+    names = [user(n).username for n in ("u1", "u2", "u3", "u4", "u5")]
+    plain = services.create_place("plain", names)
+    assert not JoinCode.objects.filter(player__place=plain).exists()
+    place, _ = place_of_two(1)
+    with pytest.raises(errors.Refused) as refusal:
+        services.start_place(place.id)
+    assert refusal.value.code == errors.INVALID_PLACE
+    assert Place.objects.get(pk=place.id).state == Place.State.WAITING
+
+
+def test_a_uecda_place_of_five_house_bots_is_refused_it_would_never_start(
+    close_thread_connections,
+):
+    names = [u.username for u in house_users("greedy", 5)]
+    with pytest.raises(errors.Refused) as refusal:
+        services.create_place("house", names, rules=UECDA_NAME)
+    assert refusal.value.code == errors.INVALID_PLACE
+    assert not Place.objects.exists()
+
+
+# -- playing -----------------------------------------------------------------------------------
+
+
+async def test_a_practice_client_plays_its_match_alone_against_four_house_bots(listener):
+    done = await sync_to_async(practice)("pia", 4, seed="alone")
+    assert done.place.state == Place.State.WAITING and done.join_code
+    summary = await asyncio.wait_for(client(listener.port, done.join_code).run(), 120)
+    await matches_done(listener)
+    assert summary.player == done.seat and summary.games == 4 and summary.rejected == 0
+    place = await sync_to_async(check_stored)(done.place.id, 4, done.players)
+    assert place.seed == "alone"
+    records = await sync_to_async(lambda: json.dumps(list(place_records(place.id))))()
+    assert done.join_code not in records  # the client's name was its code: never recorded
+
+
+async def test_two_clients_and_three_house_bots_start_once_both_are_connected(listener):
+    place, codes = await sync_to_async(place_of_two)(3)
+    ann = asyncio.ensure_future(client(listener.port, codes[1]).run())
+    await asyncio.sleep(0.3)
+    assert await sync_to_async(lambda: Place.objects.get(pk=place.id).state)() == "waiting"
+    bob = client(listener.port, codes[3], "shedder")
+    summaries = await asyncio.wait_for(asyncio.gather(ann, bob.run()), 120)
+    await matches_done(listener)
+    assert [s.player for s in summaries] == [1, 3]
+    assert all(s.games == 3 for s in summaries)
+    stored = await sync_to_async(check_stored)(place.id, 3)
+    assert stored.seed  # drawn when the match started, as uecda_match draws one
+
+
+async def test_a_wrong_code_or_none_takes_no_seat_and_is_told_nothing(listener, caplog):
+    done = await sync_to_async(practice)("pia", 1)
+    code = done.join_code
+    wrong = ("A" if code[0] != "A" else "B") + code[1:]
+    with caplog.at_level(logging.INFO, logger="places.uecda.shared"):
+        for name in (wrong, code[:9], "", None):  # None: a 20060 client, which has no name
+            reader, writer = await knock(listener.port, name)
+            assert await refused(reader)
+            writer.close()
+    assert sum("no seat for its name" in r.message for r in caplog.records) == 4
+    assert all(code not in r.getMessage() for r in caplog.records)
+    assert not listener.waiting and not listener.matches
+    place = await sync_to_async(Place.objects.get)(pk=done.place.id)
+    assert place.state == Place.State.WAITING  # and the right code still plays it
+    summary = await asyncio.wait_for(client(listener.port, code).run(), 120)
+    await matches_done(listener)
+    assert summary.games == 1
+
+
+async def test_a_code_in_use_is_refused_and_a_client_that_leaves_frees_its_seat(listener):
+    place, codes = await sync_to_async(place_of_two)(1)
+    first_r, first_w = await knock(listener.port, codes[1])
+    assert w.decode_int(await first_r.readexactly(4)) == 1
+    again_r, again_w = await knock(listener.port, codes[1])
+    assert await refused(again_r)
+    again_w.close()
+    first_w.close()  # leaves before its match: the seat is free again
+    for _ in range(100):
+        if not listener.waiting:
+            break
+        await asyncio.sleep(0.05)
+    assert not listener.waiting
+    summaries = await asyncio.wait_for(
+        asyncio.gather(
+            client(listener.port, codes[1]).run(), client(listener.port, codes[3]).run()
+        ),
+        120,
+    )
+    await matches_done(listener)
+    assert [s.games for s in summaries] == [1, 1]
+    await sync_to_async(check_stored)(place.id, 1)
+
+
+async def test_a_finished_places_code_opens_nothing(listener):
+    done = await sync_to_async(practice)("pia", 1)
+    await asyncio.wait_for(client(listener.port, done.join_code).run(), 120)
+    await matches_done(listener)
+    reader, writer = await knock(listener.port, done.join_code)
+    assert await refused(reader)
+    writer.close()
+
+
+def test_a_match_a_stopped_server_left_running_is_aborted_by_the_next_listener(
+    close_thread_connections,
+):
+    place, _ = place_of_two(2)
+    uecda_seats.begin_match(place.id)
+    assert uecda_seats.abort_unplayed() == [place.id]
+    assert Place.objects.get(pk=place.id).state == Place.State.ABORTED
+    with pytest.raises(errors.Refused) as refusal:
+        uecda_seats.begin_match(place.id)
+    assert refusal.value.code == errors.ALREADY_OVER
+
+
+def test_a_practice_no_client_joined_expires_when_its_user_asks_for_another(
+    close_thread_connections, settings
+):
+    settings.PRACTICE_PLACES_PER_USER = 1
+    settings.UECDA_PRACTICE_WAIT = 0
+    first = practice("pia", 1)
+    second = practice("pia", 1)  # the first waited too long: aborted, not counted
+    assert Place.objects.get(pk=first.place.id).state == Place.State.ABORTED
+    assert Place.objects.get(pk=second.place.id).state == Place.State.WAITING
+    assert get_user_model().objects.filter(username="pia").count() == 1
+
+
+async def test_a_playing_seat_s_code_is_refused_and_staff_stop_ends_the_match(listener):
+    done = await sync_to_async(practice)("pia", 100)
+    play = asyncio.ensure_future(client(listener.port, done.join_code).run())
+    games = Game.objects.filter(place_id=done.place.id)
+    for _ in range(400):
+        if await sync_to_async(games.exists)():
+            break
+        await asyncio.sleep(0.05)
+    reader, writer = await knock(listener.port, done.join_code)  # its seat is playing
+    assert await refused(reader)
+    writer.close()
+    await sync_to_async(services.stop_place)(done.place.id)
+    await matches_done(listener)
+    with pytest.raises((asyncio.IncompleteReadError, ConnectionError)):  # closed mid-match
+        await asyncio.wait_for(play, 30)
+    place = await sync_to_async(Place.objects.get)(pk=done.place.id)
+    assert place.state == Place.State.ABORTED
+    stored = await sync_to_async(games.count)()
+    assert 1 <= stored < 100
+    await asyncio.sleep(0.2)
+    assert await sync_to_async(games.count)() == stored  # nothing written after the stop
+
+
+# -- tournaments -------------------------------------------------------------------------------
+
+
+async def test_a_uecda_tournament_is_played_by_its_entrants_clients_table_by_table(listener):
+    people, house = ["t1", "t2", "t3", "t4"], ["t5-house", "t6-house"]
+
+    def make() -> tuple[int, dict[str, list[str]]]:
+        for name in people:
+            user(name)
+        for name in house:
+            make_house_user(name, "shedder")
+        t = services.create_tournament(
+            "cup", people + house, game_count=2, seed="cup", rules=UECDA_NAME
+        )
+        assert services.start_tournament(t.id) == 0  # no table starts without its clients
+        codes: dict[str, list[str]] = {}
+        for place in Place.objects.filter(tournament=t).order_by("table_no"):
+            assert place.rules == UECDA_NAME
+            for _seat, name, code in place_codes(place.id):
+                codes.setdefault(name, []).append(code)
+        return t.id, codes
+
+    tournament_id, codes = await sync_to_async(make)()
+    assert sorted(codes) == people  # the house entrants need none
+
+    async def entrant(name: str) -> int:
+        played = 0
+        for code in codes[name]:  # its tables in table order, one client after the other
+            played += (await client(listener.port, code).run()).games
+        return played
+
+    played = await asyncio.wait_for(asyncio.gather(*(entrant(n) for n in people)), 240)
+    await matches_done(listener)
+    assert played == [2 * len(codes[n]) for n in people]
+
+    def over() -> Tournament:
+        services.advance_running()  # the dealer's round
+        return Tournament.objects.get(pk=tournament_id)
+
+    t = await sync_to_async(over)()
+    assert t.state == Tournament.State.FINISHED
+    view = await sync_to_async(tournament_view)(t.id)
+    tables = await sync_to_async(Place.objects.filter(tournament=t).count)()
+    assert sum(s.points for s in view.standings) == 15 * 2 * tables  # 5 … 1 points a game
+    for place in await sync_to_async(list)(Place.objects.filter(tournament=t)):
+        await sync_to_async(check_stored)(place.id, 2)
+
+
+def test_a_uecda_tournament_is_a_round_robin(close_thread_connections):
+    names = [user(f"d{i}").username for i in range(5)]
+    with pytest.raises(errors.Refused) as refusal:
+        services.create_tournament("dup", names, format="duplicate", rules=UECDA_NAME)
+    assert "a uecda tournament is a round robin" in refusal.value.message
