@@ -30,6 +30,7 @@ from places.engine.uecda_legal import legal_moves
 from places.engine.uecda_log import Handover, LoggedGame, Refereed, Submission, TndhmsLog
 from places.engine.uecda_record import record_of_logged
 from places.uecda import wire as w
+from places.uecda.watch import TableWatch, watch_for
 
 log = logging.getLogger(__name__)
 
@@ -195,9 +196,11 @@ async def play_match(
     seed: str,
     head: dict,
     on_game: Callable[[int, dict], Awaitable[None] | None],
+    watch: TableWatch | None = None,
 ) -> u.UecdaMatch:
     """Play ``games`` games on five seats (by player number) in tndhms's message order;
-    ``on_game(game_no, record)`` after each."""
+    ``on_game(game_no, record)`` after each. ``watch``: told of the deal, the exchange,
+    each submission and each game's end, for the live frames (``places/uecda/watch.py``)."""
     rng = random.Random(seed)
     match = u.UecdaMatch(UECDA)
     names = [s.name for s in seats]
@@ -225,6 +228,8 @@ async def play_match(
 
     for game_no in range(1, games + 1):
         deal = u.deal_game(match, rng)
+        if watch is not None:
+            watch.dealt(deal, match)
         first = deal.ranks is None
         counts = [h.bit_count() for h in deal.dealt]
         rank_of = None if first else [r - 1 for r in deal.ranks]
@@ -251,6 +256,8 @@ async def play_match(
                     flush_all()
                     choices[i] = w.cards_of_table(await s.read_table())
         g, exchanges = u.start_game(deal, UECDA, *choices)
+        if watch is not None:
+            watch.started(g, exchanges)
         hands = g.hands
         plays: list[Submission] = []
         outcomes: list[u.Outcome] = []
@@ -280,6 +287,8 @@ async def play_match(
             if g.phase == u.DRAW:
                 drawn = True
                 g = u.settle_draw(g, u.draw_order(g, rng))
+            if watch is not None:
+                watch.submitted(before, p, move, done, g)
             if g.phase == u.OVER:
                 int_to_all(w.MATCH_OVER if game_no == games else w.GAME_OVER)
                 break
@@ -287,6 +296,8 @@ async def play_match(
         flush_all()
         mibun = sorted(range(u.PLAYERS), key=lambda q: g.ranks[q])
         match = u.finish_game(match, deal, g)
+        if watch is not None:
+            watch.ended(match)
         record = game_record(names, deal, exchanges, hands, plays, outcomes, g, drawn, head, seed)
         result = on_game(game_no, record)
         if result is not None:
@@ -403,7 +414,7 @@ async def serve_match(
     seconds from seating to the last game stored. ``ready(port)`` once listening;
     ``write_every``: see :class:`GameWriter`."""
     from bots.strategies import resolve_uecda
-    from places.realtime import db_thread
+    from places.realtime import broadcast, db_thread
     from places.services.uecda import open_match
 
     house_seats = [HouseSeat(f"house-{name}", resolve_uecda(name)) for name in house]
@@ -423,13 +434,15 @@ async def serve_match(
         )
         writer = GameWriter(place_id, games, write_every)
         try:
-            await play_match(
-                seats, games, seed, {"id": place_id, "title": title, "games": games}, writer.put
-            )
+            watch = await watch_for(place_id, games)
+            head = {"id": place_id, "title": title, "games": games}
+            await play_match(seats, games, seed, head, writer.put, watch)
         except BaseException:
             writer.cancel()
             raise
         await writer.finish()
+        if watch is not None:
+            await broadcast.sent()  # the last frames, before the process ends
     finally:
         for c in conns:
             await c.close()
