@@ -20,16 +20,20 @@ SUITS = ("S", "H", "D", "C")
 
 
 def _table(m: u.Move | None) -> list[dict]:
-    """The cards a move lays: each real card, or the joker and the card it stands for."""
+    """The cards a move lays, cell by cell: each real card, or the joker and the card it
+    stands for (only the cells set are visited: a live frame is made at every turn)."""
     if m is None:
         return []
     cells = []
-    for c in range(75):
-        if m.ones >> c & 1:
-            cells.append({"card": written(1 << u.CARD_OF_CELL[c])[0], "stands_for": None})
-        elif m.twos >> c & 1:
-            real = u.CARD_OF_CELL[c]
+    bits = m.ones | m.twos
+    while bits:
+        low = bits & -bits
+        real = u.CARD_OF_CELL[low.bit_length() - 1]
+        if m.ones & low:
+            cells.append({"card": written(1 << real)[0], "stands_for": None})
+        else:
             cells.append({"card": "joker", "stands_for": written(1 << real)[0] if real else None})
+        bits ^= low
     return cells
 
 

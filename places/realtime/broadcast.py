@@ -152,7 +152,10 @@ def send_events(place_id: int, batch: list[tuple[int | None, str]]) -> None:
         return
     loop, outbox = _loop, _outbox
     if loop is not None and outbox is not None and not loop.is_closed():
-        loop.call_soon_threadsafe(_hand_over, outbox, (place_id, batch))
+        if asyncio._get_running_loop() is loop:  # on the loop (a UECda match): no wake-up
+            _hand_over(outbox, (place_id, batch))
+        else:
+            loop.call_soon_threadsafe(_hand_over, outbox, (place_id, batch))
         return
     async_to_sync(_send)(get_channel_layer(), place_id, batch)
 

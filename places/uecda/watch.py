@@ -37,15 +37,14 @@ class TableWatch:
         self.place_id = place_id
         self.head = {"place": place_id, "games": games, "players": list(names)}
         self.game: dict = {}
+        self.fixed: str | None = None  # the JSON of head and game, without its closing brace
         self.points: tuple[int, ...] = (0,) * u.PLAYERS
         self.at = 0  # submissions so far in this game
         #: The last submission's frame (table, counts, last), held for the game's end.
         self.final: tuple[dict, list[int], dict] | None = None
 
     def _send(self, phase: str, table: dict, counts: Sequence[int], last: dict | None) -> None:
-        frame = {
-            **self.head,
-            **self.game,
+        turn = {
             "phase": phase,
             "at": self.at,
             "points": list(self.points),
@@ -53,12 +52,16 @@ class TableWatch:
             "last": last,
             **table,
         }
-        broadcast.send_frames(self.place_id, [compact({"uecda": frame})])
+        if self.fixed is None:  # what stays the same in a game's frames, encoded once
+            self.fixed = compact({**self.head, **self.game})[:-1]
+        text = f'{{"uecda":{self.fixed},{compact(turn)[1:]}}}'
+        broadcast.send_frames(self.place_id, [text])
 
     def dealt(self, deal: u.Deal, match: u.UecdaMatch) -> None:
         """A game is dealt: a frame when its exchange is still to come."""
         self.points = match.points
         self.at = 0
+        self.fixed = None
         self.game = {
             "game": deal.game_no,
             "seats": list(deal.seats),
@@ -71,6 +74,7 @@ class TableWatch:
 
     def started(self, g: u.UecdaGame, exchanges: Sequence[u.Exchange]) -> None:
         """The exchange is over (who gave whom how many: the cards are the record's)."""
+        self.fixed = None
         self.game["exchange"] = [
             {"from": x.giver, "to": x.receiver, "count": x.cards.bit_count(), "chosen": x.chosen}
             for x in exchanges
