@@ -225,6 +225,10 @@ def main() -> int:
                 results.setdefault("uecda_match --write-every 1, 5 stock clients", []).append(
                     uecda_match(args.games, stock_client, migrated, work, 1.0)
                 )
+                if redis:
+                    results.setdefault("uecda_match, 5 stock clients, live frames", []).append(
+                        uecda_match(args.games, stock_client, migrated, work, redis=redis)
+                    )
         if server is not None:
             server.terminate()
             server.wait()
