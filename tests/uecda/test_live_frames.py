@@ -9,6 +9,7 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import InMemoryChannelLayer
 
 from bots.strategies import resolve_uecda
 from bots.uecda import UecdaClient
@@ -97,6 +98,8 @@ async def test_a_match_over_tcp_sends_frames_that_replay_to_its_records(
 
 
 async def test_nothing_is_built_when_no_spectator_can_listen(monkeypatch, close_thread_connections):
+    # no server's loop here, and a channel layer of this process alone (no Redis)
+    monkeypatch.setattr(watch, "get_channel_layer", lambda: InMemoryChannelLayer())
     monkeypatch.setattr(watch.TableWatch, "_send", lambda *a: pytest.fail("a frame was built"))
     assert not broadcast.may_reach_spectators()
     assert await watch.watch_for(1, 3) is None
