@@ -50,14 +50,22 @@
     draw(x, x, a, x.points, "live", fmt(T.live_game, { no: x.game, count: x.games, at: x.at }));
     root.dataset.at = x.at;
     root.dataset.phase = x.phase;
-    if (x.phase === "exchange") $("turn-line").textContent = T.exchanging;
+    if (x.phase === "exchange") {
+      $("turn-line").textContent = T.exchanging;
+      fill($("exchange"), el("li", "muted", T.exchanging));
+    }
     if (x.phase === "over") showChoices(x.game);
   }
 
   // A game's end: its record (when this reader may read it) adds the exchange's cards
   // and the rich's choice. It may be a moment behind the frame: a few tries.
   async function showChoices(game, tries = 3) {
-    const response = await fetch(`/places/${cfg.place}/games/${game}/record.json`, { cache: "no-store" });
+    let response;
+    try {
+      response = await fetch(`/places/${cfg.place}/games/${game}/record.json`, { cache: "no-store" });
+    } catch (_) {
+      return; // the next game's frames go on regardless
+    }
     if (response.ok) {
       const record = await response.json();
       if (root.dataset.game === String(game)) table.drawExchange(record);
