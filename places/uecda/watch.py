@@ -2,10 +2,11 @@
 
 :func:`places.uecda.match.play_match` calls a :class:`TableWatch` at the deal,
 after the exchange, after every submission and at each game's end, with the
-engine's state. Each call sends one frame (``{"uecda":{…}}``, docs/protocol.md,
-"UECda live frames") through the event path of every place
-(``broadcast.send_frames``: this process's live pages, and other processes'
-through their relays), to the place's live pages alone.
+engine's state. Each call makes one frame (``{"uecda":{…}}``, docs/protocol.md,
+"UECda live frames"), sent within ``FLUSH_SECONDS`` with those made meanwhile
+through the event path of every place (``broadcast.send_frames``: this process's
+live pages, and other processes' through their relays), to the place's live pages
+alone.
 
 A frame is live only and complete in itself: the whole public table (seats,
 counts, the field, the lock and its suits, the revolution, who passed, ranks,
@@ -18,6 +19,7 @@ rich's choice are the record's (``places/reads/disclosure.py`` says when).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 
 from channels.layers import get_channel_layer
@@ -28,6 +30,11 @@ from places.presentation.replay_uecda import after_submission, at_deal
 from places.reads.seats import seats_of
 from places.realtime import broadcast, db_thread
 from places.wire.codec import compact
+
+#: How long a frame waits at most to go to the sender with the next ones: a match plays
+#: thousands of turns a second, and one hand-over a turn cost it a fifth of its speed;
+#: a live page's frames wait 0.1 s anyway (``WS_LIVE_FLUSH_SECONDS``).
+FLUSH_SECONDS = 0.01
 
 
 class TableWatch:
@@ -40,6 +47,8 @@ class TableWatch:
         self.fixed: str | None = None  # the JSON of head and game, without its closing brace
         self.points: tuple[int, ...] = (0,) * u.PLAYERS
         self.at = 0  # submissions so far in this game
+        #: Frames made and not yet handed to the sender (see ``FLUSH_SECONDS``).
+        self.unsent: list[str] = []
         #: The last submission's frame (table, counts, last), held for the game's end.
         self.final: tuple[dict, list[int], dict] | None = None
 
@@ -54,8 +63,15 @@ class TableWatch:
         }
         if self.fixed is None:  # what stays the same in a game's frames, encoded once
             self.fixed = compact({**self.head, **self.game})[:-1]
-        text = f'{{"uecda":{self.fixed},{compact(turn)[1:]}}}'
-        broadcast.send_frames(self.place_id, [text])
+        self.unsent.append(f'{{"uecda":{self.fixed},{compact(turn)[1:]}}}')
+        if len(self.unsent) == 1:
+            asyncio.get_running_loop().call_later(FLUSH_SECONDS, self.flush)
+
+    def flush(self) -> None:
+        """Hand the frames made since the last flush to the sender, together."""
+        if self.unsent:
+            texts, self.unsent = self.unsent, []
+            broadcast.send_frames(self.place_id, texts)
 
     def dealt(self, deal: u.Deal, match: u.UecdaMatch) -> None:
         """A game is dealt: a frame when its exchange is still to come."""
@@ -102,6 +118,8 @@ class TableWatch:
         if self.final is not None:
             self._send("over", *self.final)
             self.final = None
+        if match.games == self.head["games"]:  # the match is over: nothing waits
+            self.flush()
 
 
 async def watch_for(place_id: int, games: int) -> TableWatch | None:
