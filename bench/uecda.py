@@ -2,6 +2,7 @@
 
     python bench/uecda.py [--games 1000] [--runs 3]
     TNDHMS=…/server/src/tndhms UECDA_CLIENT=…/client/client python bench/uecda.py
+    REDIS_URL=redis://127.0.0.1:6379/N python bench/uecda.py   # and with live frames
 
 Prints, median of ``--runs`` runs: ``uecda_match`` with five project UECda clients
 (``python -m bots --transport uecda``, greedy); and when TNDHMS and UECDA_CLIENT
@@ -10,7 +11,9 @@ and ``uecda_match`` with five stock clients. Each figure is the match's games ov
 the wall time from the start of the fifth client to the server's exit (storing
 every game included, on a fresh SQLite database), with the server's CPU a turn
 (user + system, from wait4) and its peak memory (max RSS). The runs of the
-configurations are interleaved, so the machine's load falls on each alike.
+configurations are interleaved, so the machine's load falls on each alike. With
+REDIS_URL, also ``uecda_match`` whose live frames are built and sent (a server on
+that Redis receives them, as it would for its spectators); without it none is built.
 """
 
 from __future__ import annotations
@@ -92,11 +95,17 @@ def stock_client(i: int, port: int) -> list[str]:
     return [os.environ["UECDA_CLIENT"], "-h", "127.0.0.1", "-p", str(port), "-n", f"stock{i}"]
 
 
-def uecda_match(games: int, client, migrated: Path, work: Path, every: float = 0.0) -> Run:
+def uecda_match(
+    games: int, client, migrated: Path, work: Path, every: float = 0.0, redis: str = ""
+) -> Run:
+    """``redis``: the channel layer it shares with a server (its live frames are built and
+    sent); none: no spectator can listen, no frame is built."""
     db = work / "run.sqlite3"
     shutil.copy(migrated, db)
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "DEBUG": "0", "SECRET_KEY": "bench"}
     env.pop("REDIS_URL", None)
+    if redis:
+        env["REDIS_URL"] = redis
     port = free_port()
     server = subprocess.Popen(
         [PYTHON, "manage.py", "uecda_match", "--games", str(games), "--port", str(port),
@@ -152,6 +161,23 @@ def tndhms(games: int, work: Path) -> Run:
     return Run(games, turns, seconds, cpu, peak)
 
 
+def spectated_server(migrated: Path, work: Path, redis: str) -> subprocess.Popen:
+    """A server on ``redis`` whose relay receives a match's live frames (as its spectators'
+    would), on a copy of the database."""
+    db = work / "server.sqlite3"
+    shutil.copy(migrated, db)
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "DEBUG": "0", "SECRET_KEY": "bench",
+           "REDIS_URL": redis, "LEGACY_WS_PORT": "0", "DEALER_AUTOSTART": "0"}  # fmt: skip
+    port = free_port()
+    server = subprocess.Popen(
+        [PYTHON, "-m", "daihinmin.serve", "-b", "127.0.0.1", "-p", str(port),
+         "daihinmin.asgi:application"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    wait_listening(port, server)
+    return server
+
+
 def migrated_db(work: Path) -> Path:
     db = work / "migrated.sqlite3"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "DEBUG": "0", "SECRET_KEY": "bench"}
@@ -177,14 +203,20 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     stock = bool(os.environ.get("TNDHMS") and os.environ.get("UECDA_CLIENT"))
+    redis = os.environ.get("REDIS_URL", "")
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         migrated = migrated_db(work)
+        server = spectated_server(migrated, work, redis) if redis else None
         results: dict[str, list[Run]] = {}
         for _ in range(args.runs):
             results.setdefault("uecda_match, 5 project clients", []).append(
                 uecda_match(args.games, project_client, migrated, work)
             )
+            if redis:  # the live frames built and sent to a server's relay through Redis
+                results.setdefault("uecda_match, 5 project clients, live frames", []).append(
+                    uecda_match(args.games, project_client, migrated, work, redis=redis)
+                )
             if stock:
                 results.setdefault("tndhms, 5 stock clients", []).append(tndhms(args.games, work))
                 results.setdefault("uecda_match, 5 stock clients", []).append(
@@ -193,11 +225,20 @@ def main() -> int:
                 results.setdefault("uecda_match --write-every 1, 5 stock clients", []).append(
                     uecda_match(args.games, stock_client, migrated, work, 1.0)
                 )
+                if redis:
+                    results.setdefault("uecda_match, 5 stock clients, live frames", []).append(
+                        uecda_match(args.games, stock_client, migrated, work, redis=redis)
+                    )
+        if server is not None:
+            server.terminate()
+            server.wait()
         print(f"{args.games} games a match, {os.cpu_count()} cores")
         for name, runs in results.items():
             report(name, runs)
         if not stock:
             print("tndhms: not run (set TNDHMS and UECDA_CLIENT to a built tndhms and client)")
+        if not redis:
+            print("live frames: not run (set REDIS_URL: a server there receives them)")
     return 0
 
 

@@ -155,17 +155,23 @@ _JOKER_LETTERS = "KLMNJ"
 COLUMN_LETTERS = "x3456789TJQKA2x"
 
 
+#: Each cell's place in the log's order (row by row; the bits go column by column).
+_ROW_MAJOR = tuple(b % 5 * 15 + b // 5 for b in range(75))
+
+
 def cells_text(ones: int, twos: int) -> str:
-    """Cells in the log's notation, row by row as tndhms's logger writes them."""
-    out = []
-    for r in range(5):
-        for c in range(15):
-            b = 1 << cell(r, c)
-            if twos & b:
-                out.append(_JOKER_LETTERS[r] + COLUMN_LETTERS[c])
-            elif ones & b:
-                out.append(_SUIT_LETTERS[r] + COLUMN_LETTERS[c])
-    return "".join(out)
+    """Cells in the log's notation, row by row as tndhms's logger writes them (only the
+    cells set are visited: this runs at every submission of a match)."""
+    cells = []
+    bits = ones | twos
+    while bits:
+        low = bits & -bits
+        b = low.bit_length() - 1
+        letters = _JOKER_LETTERS if twos & low else _SUIT_LETTERS
+        cells.append((_ROW_MAJOR[b], letters[b % 5] + COLUMN_LETTERS[b // 5]))
+        bits ^= low
+    cells.sort()
+    return "".join(text for _, text in cells)
 
 
 def cards_text(mask: int) -> str:

@@ -118,3 +118,13 @@ def uecda_replay_strings() -> dict[str, str]:
         "no_exchange_uecda": _("No exchange: the first game of a rank period has none."),
         "points_per_game": _("%(n)s points"),
     }
+
+
+def uecda_live_strings() -> dict[str, str]:
+    """The words the live page of a UECda place adds (``static/js/live-uecda.js``)."""
+    return {
+        "waiting": _("No game yet: the table is drawn as soon as the match deals."),
+        "last_game": _("Game %(no)s of %(count)s, as it ended (the last finished game)"),
+        "live_game": _("Game %(no)s of %(count)s, live · turn %(at)s"),
+        "exchanging": _("The exchange: the rich are choosing"),
+    }

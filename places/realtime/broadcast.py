@@ -25,6 +25,12 @@ process alone sends nothing to Redis, and none gets its own changes back. A rela
 that meets another catches up from the event log (what the other committed before it
 knew of this one). (A ``group_send`` costs channels-redis several Redis
 commands; one per event and stream took 40 % of a turn's server time.)
+
+A place's **live frames** (a UECda table's, ``places/uecda/watch.py``) take the same
+path, as events without a number (``send_frames``): each is complete in itself, so
+none is logged, none waits for another in the sequencer, and one lost is mended by
+the next; they go to the place's live pages alone (``live_group``), never to the
+2011 streams.
 """
 
 from __future__ import annotations
@@ -66,10 +72,17 @@ RENEW_SECONDS = 5
 PEER_SECONDS = 3 * RENEW_SECONDS
 #: The other processes' relays: their process tag -> (their channel, when last heard).
 _peers: dict[str, tuple[str, float]] = {}
+#: Changes handed to the sender and not yet sent on (to the sockets and other processes).
+_unsent = 0
 
 
 def place_group(place_id: int) -> str:
     return f"place.{place_id}"
+
+
+def live_group(place_id: int) -> str:
+    """The group of a place's live frames: its live pages' sockets listen to it."""
+    return f"live.{place_id}"
 
 
 async def listen(group: str, listener) -> None:
@@ -79,7 +92,7 @@ async def listen(group: str, listener) -> None:
     nothing another process sends after this returns is missed), the group's
     numbering starts (``places/realtime/sequencer.py``).
     """
-    if _sequencer is not None:
+    if _sequencer is not None and not group.startswith("live."):  # frames are not numbered
         await _sequencer.start(group, _place_of(group))
     _listeners[group].add(listener)
 
@@ -106,7 +119,7 @@ async def attach() -> None:
     layer = get_channel_layer()
     # a "specific" channel like the consumers': channels-redis reads all of a process's
     # channels through one of them, and a channel of another prefix would never be read
-    _relay = await layer.new_channel() if _is_shared(layer) else None
+    _relay = await layer.new_channel() if is_shared(layer) else None
     _sequencer = Sequencer(_hand_out, _read_log, _read_marks) if _relay is not None else None
     if _relay is not None:
         await layer.group_add(RELAY_GROUP, _relay)
@@ -117,19 +130,41 @@ async def attach() -> None:
         loop.create_task(_renew_loop(layer, _relay))
 
 
-def _is_shared(layer) -> bool:
+def is_shared(layer) -> bool:
+    """Whether the channel layer reaches other processes (Redis)."""
     return layer is not None and not isinstance(layer, InMemoryChannelLayer)
 
 
-def send_events(place_id: int, batch: list[tuple[int, str]]) -> None:
+def may_reach_spectators() -> bool:
+    """Whether a live frame sent now could reach a socket: this process's sender runs
+    (a server's loop, or a process that shares a channel layer with servers)."""
+    return _loop is not None and not _loop.is_closed()
+
+
+def send_frames(place_id: int, texts: list[str]) -> None:
+    """Live frames of a place, in order (see the module doc): unnumbered events."""
+    send_events(place_id, [(None, text) for text in texts])
+
+
+def send_events(place_id: int, batch: list[tuple[int | None, str]]) -> None:
     """Send ``(seq, text)`` events of one place, in order (from any thread)."""
     if not batch:
         return
     loop, outbox = _loop, _outbox
     if loop is not None and outbox is not None and not loop.is_closed():
-        loop.call_soon_threadsafe(outbox.put_nowait, (place_id, batch))
+        if asyncio._get_running_loop() is loop:  # on the loop (a UECda match): no wake-up
+            _hand_over(outbox, (place_id, batch))
+        else:
+            loop.call_soon_threadsafe(_hand_over, outbox, (place_id, batch))
         return
     async_to_sync(_send)(get_channel_layer(), place_id, batch)
+
+
+def _hand_over(outbox: asyncio.Queue, change: tuple) -> None:
+    """On the loop: a change for the sender (counted in its thread: see :func:`sent`)."""
+    global _unsent
+    _unsent += 1
+    outbox.put_nowait(change)
 
 
 async def _drain(outbox: asyncio.Queue) -> None:
@@ -139,26 +174,40 @@ async def _drain(outbox: asyncio.Queue) -> None:
     local delivery of the next event of the same turn.
     """
     layer = get_channel_layer()
-    remote: asyncio.Queue | None = asyncio.Queue() if _is_shared(layer) else None
+    remote: asyncio.Queue | None = asyncio.Queue() if is_shared(layer) else None
     if remote is not None:
         asyncio.get_running_loop().create_task(_forward(layer, remote))
+    global _unsent
     while True:
         place_id, batch = await outbox.get()
         for message in _messages(place_id, batch):
             await _deliver(message)
         if remote is not None:
             remote.put_nowait((place_id, batch))
+        else:
+            _unsent -= 1
 
 
 async def _forward(layer, remote: asyncio.Queue) -> None:
     """The changes committed since the last send, in commit order, as one message to each
     other relay: one send a change would fall behind a busy loop (a round trip each)."""
+    global _unsent
     while True:
         changes = [await remote.get()]
         while not remote.empty():
             changes.append(remote.get_nowait())
         for channel in live_peers():
             await _send_to(layer, channel, changes)
+        _unsent -= len(changes)
+
+
+async def sent(timeout: float = 5.0) -> None:
+    """Until the sender has sent on what it was handed (at most ``timeout`` s): a process
+    about to end (``manage.py uecda_match``) lets its last frames leave first."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while _unsent > 0 and loop.time() < end:
+        await asyncio.sleep(0.01)
 
 
 async def _send(layer, place_id: int, batch: list[tuple[int, str]]) -> None:
@@ -166,7 +215,7 @@ async def _send(layer, place_id: int, batch: list[tuple[int, str]]) -> None:
     process has none, so it knows of none)."""
     for message in _messages(place_id, batch):
         await _deliver(message)
-    if _is_shared(layer):
+    if is_shared(layer):
         try:
             await layer.group_send(RELAY_GROUP, _relayed([(place_id, batch)]))
         except Exception:  # a broken layer must not stop the sender (the log fills the gap)
@@ -179,8 +228,11 @@ def _relayed(changes: list[tuple[int, list[tuple[int, str]]]]) -> dict:
     return {"type": "place.events", "changes": changes, "origin": PROCESS, "sent": time.time()}
 
 
-def _messages(place_id: int, batch: list[tuple[int, str]]) -> list[dict]:
-    """Each event once for its place's group and once for the every-place group."""
+def _messages(place_id: int, batch: list[tuple[int | None, str]]) -> list[dict]:
+    """Each event once for its place's group and once for the every-place group; a
+    live frame (no number) once for the place's live group."""
+    numbered = (place_group(place_id), ALL_PLACES_GROUP)
+    live = (live_group(place_id),)
     return [
         {
             "type": "place.event",
@@ -190,7 +242,7 @@ def _messages(place_id: int, batch: list[tuple[int, str]]) -> list[dict]:
             "text": text,
         }
         for seq, text in batch
-        for group in (place_group(place_id), ALL_PLACES_GROUP)
+        for group in (live if seq is None else numbered)
     ]
 
 
@@ -228,7 +280,7 @@ async def _hello(layer) -> None:
 
 async def _deliver(message: dict) -> None:
     """To this process's listeners, in each place's order when several processes send."""
-    if _sequencer is not None:
+    if _sequencer is not None and message["seq"] is not None:
         await _sequencer.receive(message)
     else:
         await _hand_out(message)

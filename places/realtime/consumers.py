@@ -382,11 +382,14 @@ class LiveConsumer(Socket):
 
     Each frame is ``{"seq":N,"event":{…}}``: a page that sees a number skip
     (the channel layer drops messages when a listener falls far behind) or
-    reconnects re-reads the state and the event log from there.
+    reconnects re-reads the state and the event log from there. A UECda place's
+    table comes as live frames too (``{"uecda":{…}}``, unnumbered, each complete:
+    ``places/uecda/watch.py``); a 2011 place never has any.
     """
 
     async def connect(self) -> None:
-        self.listen_to = [broadcast.place_group(int(self.scope["url_route"]["kwargs"]["place_id"]))]
+        place_id = int(self.scope["url_route"]["kwargs"]["place_id"])
+        self.listen_to = [broadcast.place_group(place_id), broadcast.live_group(place_id)]
         await self.accept()
 
     frame_kind = "live"
@@ -394,6 +397,8 @@ class LiveConsumer(Socket):
 
     @staticmethod
     def frame_text(message: dict) -> str:
+        if message["seq"] is None:  # a live frame: sent as it is
+            return message["text"]
         return f'{{"seq":{message["seq"]},"event":{message["text"]}}}'
 
     async def deliver(self, message: dict) -> None:

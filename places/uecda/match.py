@@ -29,7 +29,9 @@ from places.engine.rules import UECDA
 from places.engine.uecda_legal import legal_moves
 from places.engine.uecda_log import Handover, LoggedGame, Refereed, Submission, TndhmsLog
 from places.engine.uecda_record import record_of_logged
+from places.realtime import broadcast
 from places.uecda import wire as w
+from places.uecda.watch import TableWatch, watch_for
 
 log = logging.getLogger(__name__)
 
@@ -198,9 +200,11 @@ async def play_match(
     seed: str,
     head: dict,
     on_game: Callable[[int, dict], Awaitable[None] | None],
+    watch: TableWatch | None = None,
 ) -> u.UecdaMatch:
     """Play ``games`` games on five seats (by player number) in tndhms's message order;
-    ``on_game(game_no, record)`` after each."""
+    ``on_game(game_no, record)`` after each. ``watch``: told of the deal, the exchange,
+    each submission and each game's end, for the live frames (``places/uecda/watch.py``)."""
     rng = random.Random(seed)
     match = u.UecdaMatch(UECDA)
     names = [s.name for s in seats]
@@ -228,6 +232,8 @@ async def play_match(
 
     for game_no in range(1, games + 1):
         deal = u.deal_game(match, rng)
+        if watch is not None:
+            watch.dealt(deal, match)
         first = deal.ranks is None
         counts = [h.bit_count() for h in deal.dealt]
         rank_of = None if first else [r - 1 for r in deal.ranks]
@@ -254,6 +260,8 @@ async def play_match(
                     flush_all()
                     choices[i] = w.cards_of_table(await s.read_table())
         g, exchanges = u.start_game(deal, UECDA, *choices)
+        if watch is not None:
+            watch.started(g, exchanges)
         hands = g.hands
         plays: list[Submission] = []
         outcomes: list[u.Outcome] = []
@@ -283,6 +291,8 @@ async def play_match(
             if g.phase == u.DRAW:
                 drawn = True
                 g = u.settle_draw(g, u.draw_order(g, rng))
+            if watch is not None:
+                watch.submitted(before, p, move, done, g)
             if g.phase == u.OVER:
                 int_to_all(w.MATCH_OVER if game_no == games else w.GAME_OVER)
                 break
@@ -290,6 +300,8 @@ async def play_match(
         flush_all()
         mibun = sorted(range(u.PLAYERS), key=lambda q: g.ranks[q])
         match = u.finish_game(match, deal, g)
+        if watch is not None:
+            watch.ended(match)
         record = game_record(names, deal, exchanges, hands, plays, outcomes, g, drawn, head, seed)
         result = on_game(game_no, record)
         if result is not None:
@@ -404,7 +416,8 @@ async def play_place(
     meanwhile: ``store_match_games`` refuses) stops the match, with its error."""
     writer = GameWriter(place_id, games, write_every)
     head = {"id": place_id, "title": title, "games": games}
-    play = asyncio.ensure_future(play_match(seats, games, seed, head, writer.put, **options))
+    watch = await watch_for(place_id, games)
+    play = asyncio.ensure_future(play_match(seats, games, seed, head, writer.put, watch, **options))
 
     def written(task: asyncio.Task) -> None:
         if not task.cancelled() and task.exception() is not None:
@@ -420,6 +433,8 @@ async def play_place(
             raise failed from None
         raise
     await writer.finish()
+    if watch is not None:
+        await broadcast.sent()  # the last frames, before a drop-in's process ends
     return match
 
 

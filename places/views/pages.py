@@ -16,14 +16,22 @@ from django.utils.cache import add_never_cache_headers
 
 from places import errors
 from places.engine.cards import ALL_IDS
-from places.models import Place
+from places.engine.rules import UECDA_NAME
+from places.models import PLAYERS_PER_PLACE, Place
 from places.presentation import cards as shown
 from places.presentation import charts
 from places.presentation import results as results_tables
-from places.presentation.strings import page_strings
+from places.presentation.replay_uecda import positions
+from places.presentation.strings import (
+    page_strings,
+    replay_strings,
+    uecda_live_strings,
+    uecda_replay_strings,
+)
 from places.reads import lists, standings
 from places.reads.disclosure import disclosure
 from places.reads.join_codes import codes_for, connect
+from places.reads.records import game_record
 from places.reads.seats import seats_of
 from places.reads.snapshot import snapshot
 from places.views import csv_response, is_staff, json_response, read_only, refusal
@@ -54,6 +62,8 @@ def _with_page(request: HttpRequest, state: str, number: int) -> str:
 def live(request: HttpRequest, place_id: str) -> HttpResponse:
     place = get_object_or_404(Place, pk=int(place_id))
     staff = is_staff(request)
+    if place.rules == UECDA_NAME:
+        return _live_uecda(request, place, staff)
     config = {
         "place": place.id,
         "state_url": f"/places/{place.id}/state.json",
@@ -65,19 +75,55 @@ def live(request: HttpRequest, place_id: str) -> HttpResponse:
         "stop_url": f"/places/{place.id}/stop.json" if staff else None,
         "strings": page_strings(),
     }
-    codes = codes_for(place.id, request.user) if place.state == Place.State.WAITING else []
     context = {
         "title": f"{place.title} · daihinmin",
         "place": place,
         "config": config,
         "staff": staff,
         "seats": range(len(seats_of(place.id))),
-        # a waiting uecda place: the reader's own seat's join code (staff: every seat's)
+    }
+    response = render(request, "places/live.html", context)
+    add_never_cache_headers(response)
+    return response
+
+
+#: The live page's words of its socket, shared by the UECda live page.
+SOCKET_STRINGS = ("live", "connecting", "reconnecting")
+
+
+def _live_uecda(request: HttpRequest, place: Place, staff: bool) -> HttpResponse:
+    """A UECda place's live page: its table from the live frames (``static/js/live-uecda.js``),
+    and until one comes its last game this reader may read, as it ended."""
+    doc = snapshot(place.id)
+    last = disclosure(place, staff=staff).public
+    record = game_record(place.id, last, staff=staff) if last else None
+    config = {
+        "place": place.id,
+        "game_count": place.game_count,
+        "ws_path": f"/ws/places/{place.id}/live/",
+        "names": [seat["name"] for seat in doc["seats"]],
+        "points": [seat["points"] for seat in doc["seats"]],
+        "colours": [shown.seat_colour(s) for s in range(PLAYERS_PER_PLACE)],
+        "record": record,
+        "position": positions(record)[-1] if record is not None else None,
+        "strings": {
+            **replay_strings(),
+            **uecda_replay_strings(),
+            **uecda_live_strings(),
+            **{k: v for k, v in page_strings().items() if k in SOCKET_STRINGS},
+        },
+    }
+    codes = codes_for(place.id, request.user) if place.state == Place.State.WAITING else []
+    context = {
+        "title": f"{place.title} · daihinmin",
+        "place": place,
+        "config": config,
+        # a waiting place: the reader's own seat's join code (staff: every seat's)
         "join_codes": [
             (seat, name, connect(code, request.get_host())) for seat, name, code in codes
         ],
     }
-    response = render(request, "places/live.html", context)
+    response = render(request, "places/live_uecda.html", context)
     add_never_cache_headers(response)
     return response
 

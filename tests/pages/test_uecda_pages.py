@@ -96,3 +96,32 @@ def test_an_imported_players_profile_counts_the_log(client, imported):
 def test_a_2011_place_shows_no_rules_badge(client, finished_place):
     text = client.get(f"/places/{finished_place.id}/results").content.decode()
     assert 'id="rules"' not in text
+
+
+def live_config(text: str) -> dict:
+    start = text.index('<script id="live-config" type="application/json">') + 49
+    return json.loads(text[start : text.index("</script>", start)])
+
+
+def test_the_live_page_of_a_uecda_place_starts_from_its_last_game(client, imported):
+    text = client.get(f"/places/{imported.id}/").content.decode()
+    assert "js/live-uecda.js" in text and "js/uecda-table.js" in text
+    assert "js/live.js" not in text  # the 2011 live page is another page
+    config = live_config(text)
+    assert config["ws_path"] == f"/ws/places/{imported.id}/live/"
+    assert config["record"] == game_record(imported.id, 250)
+    assert config["position"] == positions(config["record"])[-1]
+    assert config["points"] == TOTAL_POINT
+    assert config["names"] == [f"stock{p}" for p in range(5)]
+
+
+def test_the_live_page_shows_no_game_a_reader_may_not_read_yet(client, imported):
+    # another place deals the same seed and has played none of its games: all held back
+    Place.objects.create(title="same deals", game_count=250, seed=imported.seed, rules="uecda")
+    config = live_config(client.get(f"/places/{imported.id}/").content.decode())
+    assert config["record"] is None and config["position"] is None
+
+
+def test_a_2011_place_keeps_its_live_page(client, place):
+    text = client.get(f"/places/{place.id}/").content.decode()
+    assert "js/live.js" in text and "live-uecda" not in text
