@@ -38,9 +38,11 @@ from places.engine.uecda_record import record_of_logged
 from places.models import PLAYERS_PER_PLACE, Game, Place, Player, Rank
 from places.reads.position import Position
 from places.services import accounts, profiles, ratings
-from places.services.setup import _setting_problems
+from places.services.setup import _setting_problems, timing_problems
 from places.wire.records import order_name
 
+#: A place's time limit when none is given (the model's default).
+DEFAULT_LIMIT = Place._meta.get_field("time_limit").default
 #: How many disagreements a refusal names (the rest are counted).
 NAMED_DISAGREEMENTS = 5
 #: Games whose records are made and written together (a log may hold 99,999 games).
@@ -232,7 +234,7 @@ def import_tndhms_log(
         raise errors.Refused(errors.LOG_DISAGREES, "no game of the log is as the engine plays it")
     title = title if title is not None else _title(log)
     seed = log.header.get("RANDOM_SEED", "")
-    problems = _setting_problems(title, total, None, 10.0, seed)
+    problems = _setting_problems(title, total, None, DEFAULT_LIMIT, seed)
     if problems:
         raise errors.Refused(errors.INVALID_PLACE, "; ".join(problems))
     now = timezone.now()
@@ -277,17 +279,40 @@ def _match_users(names: Sequence[str]) -> list:
     return _passwordless_users(chosen)
 
 
-def open_match(title: str, games: int, seed: str, names: Sequence[str], rated: bool) -> int:
+def check_clock(time_limit: float | None, time_bank: float) -> None:
+    """A TCP match's time limit per move (None: none, as tndhms) and bank per game, as
+    a place's: ``INVALID_PLACE`` out of bounds."""
+    problems = timing_problems(None, DEFAULT_LIMIT if time_limit is None else time_limit, time_bank)
+    if time_limit is None and time_bank:
+        problems.append("a time bank needs a time limit")
+    if problems:
+        raise errors.Refused(errors.INVALID_PLACE, "; ".join(problems))
+
+
+def open_match(
+    title: str,
+    games: int,
+    seed: str,
+    names: Sequence[str],
+    rated: bool,
+    time_limit: float | None = None,
+    time_bank: float = 0.0,
+) -> int:
     """A running ``uecda`` place for a match whose five players connected, by number;
-    returns its id. ``INVALID_PLACE`` for a title, game count or seed out of bounds."""
-    problems = _setting_problems(title, games, None, 10.0, seed)
+    returns its id. ``INVALID_PLACE`` for a title, game count, seed or clock out of
+    bounds. With no time limit the place keeps the default one, which nothing uses."""
+    check_clock(time_limit, time_bank)
+    problems = _setting_problems(title, games, None, DEFAULT_LIMIT, seed)
     if problems:
         raise errors.Refused(errors.INVALID_PLACE, "; ".join(problems))
     now = timezone.now()
+    clock = {"time_bank": time_bank}
+    if time_limit is not None:
+        clock["time_limit"] = time_limit
     with transaction.atomic():
         place, _ = _new_place(
             title, games, seed, rated, _match_users(names),
-            state=Place.State.RUNNING, started_at=now,
+            state=Place.State.RUNNING, started_at=now, **clock,
         )  # fmt: skip
     return place.id
 
