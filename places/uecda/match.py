@@ -41,6 +41,8 @@ ZERO_BYTES = bytes(w.TABLE_BYTES)
 MAX_UNREAD_TABLES = 4
 #: Bytes queued for a client that does not read them; more: it is dropped.
 MAX_UNSENT_BYTES = 64 * 1024
+#: The kernel's send buffer of a client's socket (a turn sends it about 1 KiB).
+KERNEL_SEND_BYTES = 64 * 1024
 #: Seconds a client's writes may stay undrained (it reads nothing): then it is dropped.
 WRITE_STALL_SECONDS = 10.0
 #: Connections waiting for their handshake or their seat at once; more are closed at once.
@@ -81,6 +83,8 @@ class Connection(asyncio.Protocol):
         sock = transport.get_extra_info("socket")
         if sock is not None:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            # the kernel's share too: no autotuning up to megabytes for a client that never reads
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, KERNEL_SEND_BYTES)
         if self.on_made is not None:
             self.on_made(self)
 
@@ -191,6 +195,11 @@ class Connection(asyncio.Protocol):
             log.info("player %r disconnected: it passes from now on", self.name)
         self.alive = False
         self._wake(True)
+
+    def refuse(self) -> None:
+        """Close a connection that takes no seat, at once."""
+        self.alive = False
+        self.transport.abort()
 
     def drop(self, why: str) -> None:
         """Close a client that broke a limit, at once (what it was sent is discarded)."""
@@ -467,14 +476,16 @@ class Listener:
         return self.port
 
     def _accepted(self, conn: Connection) -> None:
+        if self.server is None:  # accepted just before the listener closed
+            conn.refuse()
+            return
         if self.waiting.qsize() >= self.max_pending:
             if not self.turned_away:
                 log.warning(
                     "more than %d connections wait for a seat: closing more", self.max_pending
                 )
             self.turned_away += 1
-            conn.alive = False
-            conn.transport.abort()
+            conn.refuse()
             return
         self.waiting.put_nowait((conn, asyncio.create_task(read_handshake(conn, self.window))))
 
@@ -490,12 +501,12 @@ class Listener:
                 conn.flush()
                 seated.append(conn)
             else:
-                conn.drop("took no seat")
+                conn.refuse()
         await self.close()
         while not self.waiting.empty():
             conn, task = self.waiting.get_nowait()
             task.cancel()
-            conn.drop("came after the last seat")
+            conn.refuse()
         return seated
 
     async def close(self) -> None:
