@@ -15,10 +15,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from places import errors
@@ -300,7 +301,13 @@ def open_match(
 ) -> int:
     """A running ``uecda`` place for a match whose five players connected, by number;
     returns its id. ``INVALID_PLACE`` for a title, game count, seed or clock out of
-    bounds. With no time limit the place keeps the default one, which nothing uses."""
+    bounds. With no time limit the place keeps the default one, which nothing uses.
+
+    The place is this process's (``Place.driver``) on a lease that :func:`renew_match`
+    keeps: when the process dies, the lease runs out and :func:`abort_orphaned_matches`
+    (or a dealer taking the place over) aborts it, its games before stay."""
+    from places.dealer import DRIVER_ID
+
     check_clock(time_limit, time_bank)
     problems = _setting_problems(title, games, None, DEFAULT_LIMIT, seed)
     if problems:
@@ -312,9 +319,44 @@ def open_match(
     with transaction.atomic():
         place, _ = _new_place(
             title, games, seed, rated, _match_users(names),
-            state=Place.State.RUNNING, started_at=now, **clock,
+            state=Place.State.RUNNING, started_at=now, driver=DRIVER_ID,
+            lease_until=now + _lease(), **clock,
         )  # fmt: skip
     return place.id
+
+
+def _lease() -> timedelta:
+    from places.dealer import lease_seconds
+
+    return timedelta(seconds=lease_seconds())
+
+
+def renew_match(place_id: int) -> None:
+    """This process still plays the match: its lease on the place runs on."""
+    from places.dealer import DRIVER_ID
+
+    Place.objects.filter(pk=place_id, driver=DRIVER_ID, state=Place.State.RUNNING).update(
+        lease_until=timezone.now() + _lease()
+    )
+
+
+def abort_orphaned_matches() -> list[int]:
+    """Abort every running ``uecda`` place whose process is gone (its lease ran out): a
+    TCP match lives as long as its five connections, so nobody can play it on. Its
+    finished games stay; the game in play was never written. Returns their ids."""
+    from places.services.lifecycle import stop_place
+
+    gone = Place.objects.filter(state=Place.State.RUNNING, rules=UECDA_NAME).filter(
+        Q(lease_until__isnull=True) | Q(lease_until__lt=timezone.now())
+    )
+    aborted = []
+    for place_id in gone.values_list("id", flat=True):
+        try:
+            stop_place(place_id)
+        except errors.Refused:  # over already: another process got there first
+            continue
+        aborted.append(place_id)
+    return aborted
 
 
 def store_match_games(place_id: int, records: Sequence[dict], over: bool) -> None:
@@ -323,6 +365,8 @@ def store_match_games(place_id: int, records: Sequence[dict], over: bool) -> Non
     now = timezone.now()
     with transaction.atomic():
         place = Place.objects.select_for_update().get(id=place_id)
+        if place.state != Place.State.RUNNING:
+            raise errors.Refused(errors.ALREADY_OVER, f"place {place_id} is {place.state}")
         players = list(Player.objects.filter(place=place).order_by("seat"))
         store_finished_games(place, players, records, now, over)
         if over:

@@ -568,6 +568,17 @@ class GameWriter:
             self.task.cancel()
 
 
+async def keep_lease(place_id: int) -> None:
+    """Renew this process's lease on the place (``renew_match``) while the match lasts."""
+    from places.dealer import lease_seconds
+    from places.realtime import db_thread
+    from places.services.uecda import renew_match
+
+    while True:
+        await asyncio.sleep(lease_seconds() / 4)
+        await db_thread.run(renew_match, place_id, place=place_id)
+
+
 async def serve_match(
     games: int,
     *,
@@ -590,9 +601,10 @@ async def serve_match(
     the place's time limit and bank (:class:`MoveClock`), checked before listening."""
     from bots.strategies import resolve_uecda
     from places.realtime import db_thread
-    from places.services.uecda import check_clock, open_match
+    from places.services.uecda import abort_orphaned_matches, check_clock, open_match
 
     check_clock(move_seconds, bank_seconds)
+    await db_thread.run(abort_orphaned_matches)
     house_seats = [HouseSeat(f"house-{name}", resolve_uecda(name)) for name in house]
     listener = Listener(handshake_window)
     bound = await listener.start(host, port)
@@ -610,16 +622,19 @@ async def serve_match(
             move_seconds, bank_seconds,
         )  # fmt: skip
         writer = GameWriter(place_id, games, write_every)
+        lease = asyncio.create_task(keep_lease(place_id))
         try:
             head = {"id": place_id, "title": title, "games": games}
             await play_match(
                 seats, games, seed, head, writer.put,
                 move_seconds=move_seconds, bank_seconds=bank_seconds,
             )  # fmt: skip
+            await writer.finish()
         except BaseException:
             writer.cancel()
             raise
-        await writer.finish()
+        finally:
+            lease.cancel()
     finally:
         for c in conns:
             await c.close()
