@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 
 from .cards import MARK, NUMBER, index_of_number
 from .rules import TRICK_END_TNDHMS, UECDA, Rules
@@ -155,8 +156,10 @@ _JOKER_LETTERS = "KLMNJ"
 COLUMN_LETTERS = "x3456789TJQKA2x"
 
 
+@lru_cache(maxsize=4096)
 def cells_text(ones: int, twos: int) -> str:
-    """Cells in the log's notation, row by row as tndhms's logger writes them."""
+    """Cells in the log's notation, row by row as tndhms's logger writes them (made
+    once per table: a server writes each submission's, and plays repeat)."""
     out = []
     for r in range(5):
         for c in range(15):

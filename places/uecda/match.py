@@ -4,14 +4,17 @@
 (20070; none within 2 s: 20060, native byte order); it seats them in accept
 order, the player number being that order, and sends each its number.
 :func:`play_match` plays the games with the engine (:mod:`places.engine.uecda`,
-the arena's engine too) in tndhms's message order, each table whole in one write
-(a turn's messages to a client leave together), reading full 480-byte tables
-however the bytes come. After the last
+the arena's engine too) in tndhms's message order, each table whole in a write,
+reading full 480-byte tables however the bytes come. What a client is sent
+waits until it is asked for a table, or the game ends, and then leaves in one
+write: the bytes it reads are tndhms's, in tndhms's order, and a client wakes
+once for its own turn rather than at every turn of the others. After the last
 game every socket has the game state 2 and is closed.
 
 A seat is a :class:`Connection` or a :class:`HouseSeat` (a sample strategy played
 in process). A connection that closes passes from then on, as in tndhms, and is
-no longer written to. tndhms has no move limit; neither has this server yet.
+no longer written to. tndhms has no move limit; here a place's may apply
+(:class:`MoveClock`), and every connection is bounded (:class:`Connection`).
 """
 
 from __future__ import annotations
@@ -404,7 +407,6 @@ async def play_match(
                 if isinstance(s, HouseSeat):
                     choices[i] = uecda_give(s.strategy, shown[rich], n)
                 else:
-                    flush_all()
                     data = await clock.read(s, rich)  # late: the strongest, as tndhms
                     choices[i] = None if data is None else w.cards_of_bytes(data, s.native)
         g, exchanges = u.start_game(deal, UECDA, *choices)
@@ -422,7 +424,6 @@ async def play_match(
             if isinstance(s, HouseSeat):
                 move = s.answer(g, p)
             else:
-                flush_all()
                 data = await clock.read(s, p)
                 move = PASS_MOVE if data is None else w.move_of_bytes(data, s.native)
             before = g
