@@ -55,9 +55,9 @@ CLOSE_SECONDS = 5.0
 
 
 class Connection(asyncio.Protocol):
-    """A client's socket, bounded both ways. Out: what a turn sends it (accept code,
-    field table, game state, next turn table) is queued and goes in one write, each
-    table whole in it, before the server next waits for a submission; a client that
+    """A client's socket, bounded both ways. Out: what the server sends it is queued
+    and goes in one write (each table whole in it) when the server next asks it for a
+    table or a game ends (:func:`play_match`); a client that
     lets more than :data:`MAX_UNSENT_BYTES` pile up, or none of it drain for
     :data:`WRITE_STALL_SECONDS`, is dropped. In: full 480-byte tables however the
     bytes come; more than :data:`MAX_UNREAD_TABLES` unasked is flooding, and closes it.
@@ -447,6 +447,7 @@ async def play_match(
         record = game_record(names, deal, exchanges, hands, plays, outcomes, g, drawn, head, seed)
         result = on_game(game_no, record)
         if result is not None:
+            flush_all()  # the clients read the game's last tables while it is stored
             await result  # stored before anyone hears the game is over
         int_to_all(w.MATCH_OVER if game_no == games else w.GAME_OVER)
         flush_all()
