@@ -46,6 +46,8 @@ MAX_UNREAD_TABLES = 4
 MAX_UNSENT_BYTES = 64 * 1024
 #: The kernel's send buffer of a client's socket (a turn sends it about 1 KiB).
 KERNEL_SEND_BYTES = 64 * 1024
+#: Bytes queued for a client before they go, whether or not it is asked for a table.
+QUEUED_BYTES = 8 * 1024
 #: Seconds a client's writes may stay undrained (it reads nothing): then it is dropped.
 WRITE_STALL_SECONDS = 10.0
 #: Connections waiting for their handshake or their seat at once; more are closed at once.
@@ -57,7 +59,7 @@ CLOSE_SECONDS = 5.0
 class Connection(asyncio.Protocol):
     """A client's socket, bounded both ways. Out: what the server sends it is queued
     and goes in one write (each table whole in it) when the server next asks it for a
-    table or a game ends (:func:`play_match`); a client that
+    table, a game ends (:func:`play_match`) or 8 KiB are queued; a client that
     lets more than :data:`MAX_UNSENT_BYTES` pile up, or none of it drain for
     :data:`WRITE_STALL_SECONDS`, is dropped. In: full 480-byte tables however the
     bytes come; more than :data:`MAX_UNREAD_TABLES` unasked is flooding, and closes it.
@@ -72,6 +74,7 @@ class Connection(asyncio.Protocol):
         self.name = ""
         self.alive = True
         self.out: list[bytes] = []
+        self.queued = 0  # bytes in out
         self.buffer = bytearray()
         self.owed = 0  # late tables still to come, to be discarded
         self.waiter: asyncio.Future[bool] | None = None
@@ -130,9 +133,14 @@ class Connection(asyncio.Protocol):
             self.waiter.set_result(value)
 
     def send(self, data: bytes) -> None:
-        """Queue bytes for the next :meth:`flush` (tables whole: a write never cuts one)."""
+        """Queue bytes for the next :meth:`flush` (tables whole: a write never cuts one);
+        past :data:`QUEUED_BYTES` they go at once, so that no write outgrows the kernel's
+        buffers (a client reading 480 bytes a ``read()`` would find a table cut)."""
         if self.alive:
             self.out.append(data)
+            self.queued += len(data)
+            if self.queued > QUEUED_BYTES:
+                self.flush()
 
     def flush(self) -> None:
         """Write what is queued in one write."""
@@ -142,6 +150,7 @@ class Connection(asyncio.Protocol):
                 if self.transport.get_write_buffer_size() > MAX_UNSENT_BYTES:
                     self.drop(f"left more than {MAX_UNSENT_BYTES} bytes unread")
             self.out.clear()
+            self.queued = 0
 
     def send_table(self, table: Sequence[int]) -> None:
         self.send(w.encode(table, self.native))
