@@ -161,9 +161,10 @@ class Connection(asyncio.Protocol):
     async def _wait(self, ready: Callable[[], bool], seconds: float | None) -> bool:
         """Until ``ready()`` or the connection is lost (True), or ``seconds`` pass (False)."""
         loop = asyncio.get_running_loop()
+        end = None if seconds is None else loop.time() + seconds  # one deadline, however woken
         while self.alive and not ready():
             waiter = self.waiter = loop.create_future()
-            timer = None if seconds is None else loop.call_later(seconds, self._wake, False)
+            timer = None if end is None else loop.call_at(end, self._wake, False)
             try:
                 if not await waiter:
                     return False
