@@ -480,6 +480,7 @@ class Listener:
         self.server: asyncio.Server | None = None
         self.port = 0
         self.turned_away = 0
+        self.closed = False
 
     async def start(self, host: str, port: int) -> int:
         loop = asyncio.get_running_loop()
@@ -488,7 +489,7 @@ class Listener:
         return self.port
 
     def _accepted(self, conn: Connection) -> None:
-        if self.server is None:  # accepted just before the listener closed
+        if self.closed:  # accepted just before the listener closed
             conn.refuse()
             return
         if self.waiting.qsize() >= self.max_pending:
@@ -522,6 +523,7 @@ class Listener:
         return seated
 
     async def close(self) -> None:
+        self.closed = True
         if self.server is not None:
             self.server.close()
             self.server = None
