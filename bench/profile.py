@@ -58,7 +58,9 @@ def make_games(games: int, rng: random.Random) -> None:
         ranks, turns = [], []
         for game in made:
             order = rng.sample(range(1, 6), 5)
-            ranks += [Rank(game=game, player=p, rank=r) for p, r in zip(players, order, strict=True)]
+            ranks += [
+                Rank(game=game, player=p, rank=r) for p, r in zip(players, order, strict=True)
+            ]
             for no in range(1, TURNS_PER_SEAT * 5 + 1):
                 opened = start + timedelta(seconds=no)
                 outcome = rng.choice(["play", "play", "pass", "pass", "miss", "timeout"])
@@ -106,6 +108,7 @@ def game_end_cost(runs: int) -> str:
             "player_id", "player__user_id", "rank"
         )
     ]
+
     def once() -> None:
         with transaction.atomic():
             count_game(game.id, players)

@@ -7,7 +7,9 @@
 Prints, median of ``--runs`` runs: ``uecda_match`` with five project UECda clients
 (``python -m bots --transport uecda``, greedy); and when TNDHMS and UECDA_CLIENT
 name a built tndhms and stock client (UECDA.md), tndhms with five stock clients
-and ``uecda_match`` with five stock clients. Each figure is the match's games over
+and ``uecda_match`` with five stock clients: by default (each game committed before
+its clients hear it end), and with ``--write-every 0`` and ``1`` (games written
+behind the match: what that durability costs). Each figure is the match's games over
 the wall time from the start of the fifth client to the server's exit (storing
 every game included, on a fresh SQLite database), with the server's CPU a turn
 (user + system, from wait4) and its peak memory (max RSS). The runs of the
@@ -96,10 +98,16 @@ def stock_client(i: int, port: int) -> list[str]:
 
 
 def uecda_match(
-    games: int, client, migrated: Path, work: Path, every: float = 0.0, redis: str = ""
+    games: int,
+    client,
+    migrated: Path,
+    work: Path,
+    every: float | None = None,
+    redis: str = "",
 ) -> Run:
-    """``redis``: the channel layer it shares with a server (its live frames are built and
-    sent); none: no spectator can listen, no frame is built."""
+    """``every``: its ``--write-every`` (None: the default, each game committed before its
+    clients hear it end). ``redis``: the channel layer it shares with a server (its live
+    frames are built and sent); none: no spectator can listen, no frame is built."""
     db = work / "run.sqlite3"
     shutil.copy(migrated, db)
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "DEBUG": "0", "SECRET_KEY": "bench"}
@@ -109,7 +117,8 @@ def uecda_match(
     port = free_port()
     server = subprocess.Popen(
         [PYTHON, "manage.py", "uecda_match", "--games", str(games), "--port", str(port),
-         "--host", "127.0.0.1", "--seed", "bench", "--write-every", str(every)],
+         "--host", "127.0.0.1", "--seed", "bench",
+         *([] if every is None else ["--write-every", str(every)])],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )  # fmt: skip
     wait_listening(port, server)
@@ -222,9 +231,10 @@ def main() -> int:
                 results.setdefault("uecda_match, 5 stock clients", []).append(
                     uecda_match(args.games, stock_client, migrated, work)
                 )
-                results.setdefault("uecda_match --write-every 1, 5 stock clients", []).append(
-                    uecda_match(args.games, stock_client, migrated, work, 1.0)
-                )
+                for every in (0.0, 1.0):  # games written behind the match: what durability costs
+                    results.setdefault(
+                        f"uecda_match --write-every {every:g}, 5 stock clients", []
+                    ).append(uecda_match(args.games, stock_client, migrated, work, every))
                 if redis:
                     results.setdefault("uecda_match, 5 stock clients, live frames", []).append(
                         uecda_match(args.games, stock_client, migrated, work, redis=redis)

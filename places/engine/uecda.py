@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 
 from .cards import MARK, NUMBER, index_of_number
 from .rules import TRICK_END_TNDHMS, UECDA, Rules
@@ -159,9 +160,11 @@ COLUMN_LETTERS = "x3456789TJQKA2x"
 _ROW_MAJOR = tuple(b % 5 * 15 + b // 5 for b in range(75))
 
 
+@lru_cache(maxsize=4096)
 def cells_text(ones: int, twos: int) -> str:
     """Cells in the log's notation, row by row as tndhms's logger writes them (only the
-    cells set are visited: this runs at every submission of a match)."""
+    cells set are visited, and made once per table: a server writes each submission's,
+    and plays repeat)."""
     cells = []
     bits = ones | twos
     while bits:

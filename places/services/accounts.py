@@ -97,6 +97,8 @@ def check_unless_taken(name: str) -> None:
 def disable(user_ids: Iterable[int]) -> int:
     """Disable these accounts: their sessions end at their next request (the auth backend
     refuses inactive users, ``daihinmin.auth``) and they cannot log in. Returns how many."""
-    return get_user_model().objects.filter(pk__in=list(user_ids), is_active=True).update(
-        is_active=False
+    return (
+        get_user_model()
+        .objects.filter(pk__in=list(user_ids), is_active=True)
+        .update(is_active=False)
     )

@@ -3,6 +3,7 @@ stop it."""
 
 from __future__ import annotations
 
+import contextlib
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -10,7 +11,7 @@ from django.utils import timezone
 
 from places import errors
 from places.engine import place as engine
-from places.engine.rules import DAIHINMIN_2011_NAME
+from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME
 from places.models import ENDED, PLAYERS_PER_PLACE, Game, Place, Turn
 from places.reads.position import Position
 from places.services.change import Change, changing
@@ -137,7 +138,12 @@ def run_due(place_id: int, now: datetime | None = None) -> bool:
 
 def resume(place_id: int) -> None:
     """A server took over a running place: an open turn gets a fresh deadline
-    (its limit, and the player's bank as it was when the turn opened)."""
+    (its limit, and the player's bank as it was when the turn opened). A ``uecda``
+    place is a TCP match whose process died with its connections: it is aborted."""
+    if Place.objects.filter(pk=place_id, rules=UECDA_NAME, state=Place.State.RUNNING).exists():
+        with contextlib.suppress(errors.Refused):  # over already
+            stop_place(place_id)
+        return
     with transaction.atomic():
         place = Place.objects.select_for_update().get(pk=place_id)
         if place.state != Place.State.RUNNING or place.turn_deadline is None:

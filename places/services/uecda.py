@@ -15,10 +15,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from places import errors
@@ -38,9 +39,11 @@ from places.engine.uecda_record import record_of_logged
 from places.models import PLAYERS_PER_PLACE, Game, Place, Player, Rank
 from places.reads.position import Position
 from places.services import accounts, profiles, ratings
-from places.services.setup import _setting_problems
+from places.services.setup import _setting_problems, timing_problems
 from places.wire.records import order_name
 
+#: A place's time limit when none is given (the model's default).
+DEFAULT_LIMIT = Place._meta.get_field("time_limit").default
 #: How many disagreements a refusal names (the rest are counted).
 NAMED_DISAGREEMENTS = 5
 #: Games whose records are made and written together (a log may hold 99,999 games).
@@ -232,7 +235,7 @@ def import_tndhms_log(
         raise errors.Refused(errors.LOG_DISAGREES, "no game of the log is as the engine plays it")
     title = title if title is not None else _title(log)
     seed = log.header.get("RANDOM_SEED", "")
-    problems = _setting_problems(title, total, None, 10.0, seed)
+    problems = _setting_problems(title, total, None, DEFAULT_LIMIT, seed)
     if problems:
         raise errors.Refused(errors.INVALID_PLACE, "; ".join(problems))
     now = timezone.now()
@@ -277,19 +280,83 @@ def _match_users(names: Sequence[str]) -> list:
     return _passwordless_users(chosen)
 
 
-def open_match(title: str, games: int, seed: str, names: Sequence[str], rated: bool) -> int:
+def check_clock(time_limit: float | None, time_bank: float) -> None:
+    """A TCP match's time limit per move (None: none, as tndhms) and bank per game, as
+    a place's: ``INVALID_PLACE`` out of bounds."""
+    problems = timing_problems(None, DEFAULT_LIMIT if time_limit is None else time_limit, time_bank)
+    if time_limit is None and time_bank:
+        problems.append("a time bank needs a time limit")
+    if problems:
+        raise errors.Refused(errors.INVALID_PLACE, "; ".join(problems))
+
+
+def open_match(
+    title: str,
+    games: int,
+    seed: str,
+    names: Sequence[str],
+    rated: bool,
+    time_limit: float | None = None,
+    time_bank: float = 0.0,
+) -> int:
     """A running ``uecda`` place for a match whose five players connected, by number;
-    returns its id. ``INVALID_PLACE`` for a title, game count or seed out of bounds."""
-    problems = _setting_problems(title, games, None, 10.0, seed)
+    returns its id. ``INVALID_PLACE`` for a title, game count, seed or clock out of
+    bounds. With no time limit the place keeps the default one, which nothing uses.
+
+    The place is this process's (``Place.driver``) on a lease that :func:`renew_match`
+    keeps: when the process dies, the lease runs out and :func:`abort_orphaned_matches`
+    (or a dealer taking the place over) aborts it, its games before stay."""
+    from places.dealer import DRIVER_ID
+
+    check_clock(time_limit, time_bank)
+    problems = _setting_problems(title, games, None, DEFAULT_LIMIT, seed)
     if problems:
         raise errors.Refused(errors.INVALID_PLACE, "; ".join(problems))
     now = timezone.now()
+    clock = {"time_bank": time_bank}
+    if time_limit is not None:
+        clock["time_limit"] = time_limit
     with transaction.atomic():
         place, _ = _new_place(
             title, games, seed, rated, _match_users(names),
-            state=Place.State.RUNNING, started_at=now,
+            state=Place.State.RUNNING, started_at=now, driver=DRIVER_ID,
+            lease_until=now + _lease(), **clock,
         )  # fmt: skip
     return place.id
+
+
+def _lease() -> timedelta:
+    from places.dealer import lease_seconds
+
+    return timedelta(seconds=lease_seconds())
+
+
+def renew_match(place_id: int) -> None:
+    """This process still plays the match: its lease on the place runs on."""
+    from places.dealer import DRIVER_ID
+
+    Place.objects.filter(pk=place_id, driver=DRIVER_ID, state=Place.State.RUNNING).update(
+        lease_until=timezone.now() + _lease()
+    )
+
+
+def abort_orphaned_matches() -> list[int]:
+    """Abort every running ``uecda`` place whose process is gone (its lease ran out): a
+    TCP match lives as long as its five connections, so nobody can play it on. Its
+    finished games stay; the game in play was never written. Returns their ids."""
+    from places.services.lifecycle import stop_place
+
+    gone = Place.objects.filter(state=Place.State.RUNNING, rules=UECDA_NAME).filter(
+        Q(lease_until__isnull=True) | Q(lease_until__lt=timezone.now())
+    )
+    aborted = []
+    for place_id in gone.values_list("id", flat=True):
+        try:
+            stop_place(place_id)
+        except errors.Refused:  # over already: another process got there first
+            continue
+        aborted.append(place_id)
+    return aborted
 
 
 def store_match_games(place_id: int, records: Sequence[dict], over: bool) -> None:

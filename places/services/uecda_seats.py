@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -75,7 +75,8 @@ def give_codes(place: Place) -> dict[int, str]:
 @dataclass(frozen=True)
 class MatchPlan:
     """What the listener needs to play a place's match: the players by seat (their names
-    and, for house seats, their strategies), the games and the seed."""
+    and, for house seats, their strategies), the games, the seed and the clock (the
+    place's time limit per move and bank per game)."""
 
     place_id: int
     title: str
@@ -83,15 +84,21 @@ class MatchPlan:
     seed: str
     names: list[str]
     house: dict[int, str]
+    time_limit: float
+    time_bank: float
 
 
 def begin_match(place_id: int) -> MatchPlan:
-    """Start a waiting ``uecda`` place whose clients are all connected: it is running.
+    """Start a waiting ``uecda`` place whose clients are all connected: it is running,
+    this process's on a lease (``Place.driver``, kept by the match: ``keep_lease``), so
+    that a place whose process died is aborted (``abort_orphaned_matches``).
 
     ``ALREADY_STARTED`` (or ``ALREADY_OVER``) when it is not waiting any more: staff
     stopped it, or it expired, while its clients connected. A place without a seed
     gets one drawn now, as ``uecda_match`` does: its records name it once it is over.
     """
+    from places.dealer import DRIVER_ID, lease_seconds  # the dealer imports the services
+
     with transaction.atomic():
         # the row locked: a stop or an expiry at the same moment either wins or waits
         place = Place.objects.select_for_update().get(pk=place_id)
@@ -104,10 +111,15 @@ def begin_match(place_id: int) -> MatchPlan:
                 else errors.ALREADY_OVER
             )
             raise errors.Refused(code, f"place {place_id} is {place.state}")
+        now = timezone.now()
         place.state = Place.State.RUNNING
-        place.started_at = timezone.now()
+        place.started_at = now
         place.seed = place.seed or secrets.token_hex(8)
-        place.save(update_fields=["state", "started_at", "seed", "updated_at"])
+        place.driver = DRIVER_ID
+        place.lease_until = now + timedelta(seconds=lease_seconds())
+        place.save(
+            update_fields=["state", "started_at", "seed", "driver", "lease_until", "updated_at"]
+        )
         players = list(Player.objects.filter(place=place).order_by("seat").select_related("user"))
         house = dict(
             HouseBot.objects.filter(user__in=[p.user_id for p in players]).values_list(
@@ -121,6 +133,8 @@ def begin_match(place_id: int) -> MatchPlan:
         place.seed,
         [p.name for p in players],
         {p.seat: house[p.user_id] for p in players if p.user_id in house},
+        place.time_limit,
+        place.time_bank,
     )
 
 

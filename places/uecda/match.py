@@ -4,20 +4,22 @@
 (20070; none within 2 s: 20060, native byte order); it seats them in accept
 order, the player number being that order, and sends each its number.
 :func:`play_match` plays the games with the engine (:mod:`places.engine.uecda`,
-the arena's engine too) in tndhms's message order, each table whole in one write
-(a turn's messages to a client leave together), reading full 480-byte tables
-however the bytes come. After the last
+the arena's engine too) in tndhms's message order, each table whole in a write,
+reading full 480-byte tables however the bytes come. What a client is sent
+waits until it is asked for a table, or the game ends, and then leaves in one
+write: the bytes it reads are tndhms's, in tndhms's order, and a client wakes
+once for its own turn rather than at every turn of the others. After the last
 game every socket has the game state 2 and is closed.
 
 A seat is a :class:`Connection` or a :class:`HouseSeat` (a sample strategy played
 in process). A connection that closes passes from then on, as in tndhms, and is
-no longer written to. tndhms has no move limit; neither has this server yet.
+no longer written to. tndhms has no move limit; here a place's may apply
+(:class:`MoveClock`), and every connection is bounded (:class:`Connection`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import socket
@@ -37,39 +39,120 @@ log = logging.getLogger(__name__)
 
 PORT = 42485
 PASS_MOVE = u.analyze(0, 0)
-ZERO_TABLE = (0,) * w.CELLS
+ZERO_BYTES = bytes(w.TABLE_BYTES)
 
 
-class Connection:
-    """A client's socket. Out: what a turn sends it (accept code, field table, game
-    state, next turn table) is queued and goes in one write, each table whole in it,
-    before the server next waits for a submission. In: full 480-byte tables."""
+#: Tables a client may send that nobody asked for yet; more is flooding: it is closed.
+MAX_UNREAD_TABLES = 4
+#: Bytes queued for a client that does not read them; more: it is dropped.
+MAX_UNSENT_BYTES = 64 * 1024
+#: The kernel's send buffer of a client's socket (a turn sends it about 1 KiB).
+KERNEL_SEND_BYTES = 64 * 1024
+#: Bytes queued for a client before they go, whether or not it is asked for a table.
+QUEUED_BYTES = 8 * 1024
+#: Seconds a client's writes may stay undrained (it reads nothing): then it is dropped.
+WRITE_STALL_SECONDS = 10.0
+#: Connections waiting for their handshake or their seat at once; more are closed at once.
+MAX_PENDING = 64
+#: Seconds the close at the end waits for a client to take its last bytes.
+CLOSE_SECONDS = 5.0
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
-        self.reader = reader
-        self.writer = writer
+
+class Connection(asyncio.Protocol):
+    """A client's socket, bounded both ways. Out: what the server sends it is queued
+    and goes in one write (each table whole in it) when the server next asks it for a
+    table, a game ends (:func:`play_match`) or 8 KiB are queued; a client that
+    lets more than :data:`MAX_UNSENT_BYTES` pile up, or none of it drain for
+    :data:`WRITE_STALL_SECONDS`, is dropped. In: full 480-byte tables however the
+    bytes come; more than :data:`MAX_UNREAD_TABLES` unasked is flooding, and closes it.
+    A table asked for but late is owed: the client still sends it, and it is
+    discarded when it comes, so that the next table read is the next one asked for.
+    A connection dropped or closed passes from then on, and is no longer written to."""
+
+    def __init__(self, on_made: Callable[[Connection], None] | None = None):
+        self.on_made = on_made
+        self.transport: asyncio.Transport | None = None
         self.native = False  # 20060: no handshake came
         self.name = ""
         self.alive = True
         self.out: list[bytes] = []
-        sock = writer.get_extra_info("socket")
+        self.queued = 0  # bytes in out
+        self.buffer = bytearray()
+        self.owed = 0  # late tables still to come, to be discarded
+        self.waiter: asyncio.Future[bool] | None = None
+        self.stall: asyncio.TimerHandle | None = None
+        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    # -- asyncio.Protocol ----------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]  (uvloop's is no subclass)
+        transport.set_write_buffer_limits(high=0)  # pause_writing: the kernel took not all
+        sock = transport.get_extra_info("socket")
         if sock is not None:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            # the kernel's share too: no autotuning up to megabytes for a client that never reads
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, KERNEL_SEND_BYTES)
+        if self.on_made is not None:
+            self.on_made(self)
+
+    def data_received(self, data: bytes) -> None:
+        buffer = self.buffer
+        buffer += data
+        while self.owed and len(buffer) >= w.TABLE_BYTES:
+            del buffer[: w.TABLE_BYTES]  # the answer to a request that timed out
+            self.owed -= 1
+        if len(buffer) > MAX_UNREAD_TABLES * w.TABLE_BYTES:
+            self.drop("sent more tables than it was asked for")
+        elif len(buffer) >= w.TABLE_BYTES:
+            self._wake(True)
+
+    def eof_received(self) -> None:
+        self.lost()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.lost()
+        if self.stall is not None:
+            self.stall.cancel()
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    def pause_writing(self) -> None:
+        self.stall = asyncio.get_running_loop().call_later(
+            WRITE_STALL_SECONDS, self.drop, f"read nothing in {WRITE_STALL_SECONDS:g} s"
+        )
+
+    def resume_writing(self) -> None:
+        if self.stall is not None:
+            self.stall.cancel()
+            self.stall = None
+        self._wake(True)
+
+    # -- the server's side -----------------------------------------------------------------
+
+    def _wake(self, value: bool) -> None:
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(value)
 
     def send(self, data: bytes) -> None:
-        """Queue bytes for the next :meth:`flush` (tables whole: a write never cuts one)."""
+        """Queue bytes for the next :meth:`flush` (tables whole: a write never cuts one);
+        past :data:`QUEUED_BYTES` they go at once, so that no write outgrows the kernel's
+        buffers (a client reading 480 bytes a ``read()`` would find a table cut)."""
         if self.alive:
             self.out.append(data)
+            self.queued += len(data)
+            if self.queued > QUEUED_BYTES:
+                self.flush()
 
     def flush(self) -> None:
         """Write what is queued in one write."""
         if self.out:
             if self.alive:
-                if self.writer.is_closing():
-                    self.lost()
-                else:
-                    self.writer.write(b"".join(self.out))
+                self.transport.write(b"".join(self.out))
+                if self.transport.get_write_buffer_size() > MAX_UNSENT_BYTES:
+                    self.drop(f"left more than {MAX_UNSENT_BYTES} bytes unread")
             self.out.clear()
+            self.queued = 0
 
     def send_table(self, table: Sequence[int]) -> None:
         self.send(w.encode(table, self.native))
@@ -77,37 +160,82 @@ class Connection:
     def send_int(self, value: int) -> None:
         self.send(w.encode_int(value, self.native))
 
-    async def read_table(self) -> Sequence[int]:
-        """The next table; a closed socket reads as all zeros (a pass), as in tndhms."""
-        if not self.alive:
-            return ZERO_TABLE
-        try:
-            self.flush()
-            await self.writer.drain()
-            data = await self.reader.readexactly(w.TABLE_BYTES)
-        except (asyncio.IncompleteReadError, ConnectionError, OSError):
-            self.lost()
-            return ZERO_TABLE
-        return w.decode(data, self.native)
-
-    async def drain(self) -> None:
-        self.flush()
-        if self.alive:
+    async def _wait(self, ready: Callable[[], bool], seconds: float | None) -> bool:
+        """Until ``ready()`` or the connection is lost (True), or ``seconds`` pass (False)."""
+        loop = asyncio.get_running_loop()
+        end = None if seconds is None else loop.time() + seconds  # one deadline, however woken
+        while self.alive and not ready():
+            waiter = self.waiter = loop.create_future()
+            timer = None if end is None else loop.call_at(end, self._wake, False)
             try:
-                await self.writer.drain()
-            except (ConnectionError, OSError):
-                self.lost()
+                if not await waiter:
+                    return False
+            finally:
+                self.waiter = None
+                if timer is not None:
+                    timer.cancel()
+        return True
+
+    def has_table(self) -> bool:
+        return len(self.buffer) >= w.TABLE_BYTES
+
+    async def wait_table(self, seconds: float | None = None) -> bool:
+        """Until a whole table is in (or the connection is lost): False if ``seconds`` passed."""
+        return await self._wait(self.has_table, seconds)
+
+    def take_table(self) -> bytes:
+        """The first whole table in; all zeros (a pass, as in tndhms) when none is."""
+        if not self.has_table():
+            return ZERO_BYTES
+        data = bytes(self.buffer[: w.TABLE_BYTES])
+        del self.buffer[: w.TABLE_BYTES]
+        return data
+
+    async def read_bytes(self, seconds: float | None = None) -> bytes | None:
+        """The next table's 480 bytes; None if it did not come within ``seconds`` (it is
+        then owed, and discarded when it comes). A lost connection reads as all zeros."""
+        self.flush()
+        if not await self.wait_table(seconds):
+            self.owed += 1
+            return None
+        return self.take_table()
+
+    async def read_table(self, seconds: float | None = None) -> Sequence[int] | None:
+        """:meth:`read_bytes` decoded."""
+        data = await self.read_bytes(seconds)
+        return None if data is None else w.decode(data, self.native)
 
     def lost(self) -> None:
         if self.alive:
             log.info("player %r disconnected: it passes from now on", self.name)
         self.alive = False
+        self._wake(True)
+
+    def refuse(self) -> None:
+        """Close a connection that takes no seat, at once."""
+        self.alive = False
+        self.transport.abort()
+
+    def drop(self, why: str) -> None:
+        """Close a client that broke a limit, at once (what it was sent is discarded)."""
+        if self.alive:
+            log.warning("player %r %s: closed, it passes from now on", self.name, why)
+        self.lost()
+        self.buffer.clear()
+        if self.transport is not None:
+            self.transport.abort()
 
     async def close(self) -> None:
+        """Close after what is queued has gone, or at once after :data:`CLOSE_SECONDS`."""
+        self.flush()
         self.alive = False
-        self.writer.close()
-        with contextlib.suppress(ConnectionError, OSError):
-            await self.writer.wait_closed()
+        if self.transport is None:
+            return
+        self.transport.close()
+        try:
+            await asyncio.wait_for(asyncio.shield(self.closed), CLOSE_SECONDS)
+        except TimeoutError:
+            self.transport.abort()
 
 
 class HouseSeat:
@@ -132,21 +260,55 @@ class HouseSeat:
 Seat = Connection | HouseSeat
 
 
+class MoveClock:
+    """A place's time limit per move and bank per game (rules.md §11, tournaments.md "The
+    time bank"), for the moves read over TCP: a move may run past the limit while its
+    player's bank for the game lasts; what it runs past comes off the bank, and a late
+    move spends all of it. ``seconds`` None: no limit, as in tndhms."""
+
+    def __init__(self, seconds: float | None, bank: float = 0.0):
+        self.seconds = seconds
+        self.bank = bank
+        self.banks = [bank] * u.PLAYERS
+
+    def new_game(self) -> None:
+        """Every game fills every bank again."""
+        self.banks = [self.bank] * u.PLAYERS
+
+    async def read(self, conn: Connection, p: int) -> bytes | None:
+        """Player ``p``'s next table, or None when it is late (the table is then owed)."""
+        if self.seconds is None:
+            return await conn.read_bytes()
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        data = await conn.read_bytes(self.seconds + self.banks[p])
+        if data is None:
+            self.banks[p] = 0.0
+        else:
+            overrun = loop.time() - started - self.seconds
+            if overrun > 0:
+                self.banks[p] = max(0.0, self.banks[p] - overrun)
+        return data
+
+
 async def read_handshake(
     conn: Connection, window: float = w.HANDSHAKE_SECONDS, name_chars: int = w.NAME_CHARS
 ) -> bool:
-    """Read a client's first table (20070) or, when none comes in ``window`` s, take it
-    as a 20060 client (native byte order). False: the connection closed first, or
-    named another protocol (tndhms would never write to it): it takes no seat.
-    ``name_chars``: how much of the name to keep (tndhms's 9, or a join code's 14)."""
-    try:
-        data = await asyncio.wait_for(conn.reader.readexactly(w.TABLE_BYTES), window)
-    except TimeoutError:
+    """Read a client's first table (20070) or, when nothing comes in ``window`` s, take it
+    as a 20060 client (native byte order). False: the connection closed first, sent
+    only part of a table within the window, or named another protocol (tndhms would
+    never write to it): it takes no seat. ``name_chars``: how much of the name to keep
+    (tndhms's 9, or a join code's 14)."""
+    if not await conn.wait_table(window):
+        if conn.buffer:
+            log.warning("a client sent %d bytes of its handshake in %g s: closed",
+                        len(conn.buffer), window)  # fmt: skip
+            return False
         conn.native = True
         return True
-    except (asyncio.IncompleteReadError, ConnectionError, OSError):
+    if not conn.has_table():
         return False
-    table = w.decode(data)
+    table = w.decode(conn.take_table())
     if table[0] != w.PROTOCOL_20070:
         log.warning("a client sent protocol %d, not %d: closed", table[0], w.PROTOCOL_20070)
         return False
@@ -201,11 +363,18 @@ async def play_match(
     head: dict,
     on_game: Callable[[int, dict], Awaitable[None] | None],
     watch: TableWatch | None = None,
+    *,
+    move_seconds: float | None = None,
+    bank_seconds: float = 0.0,
 ) -> u.UecdaMatch:
     """Play ``games`` games on five seats (by player number) in tndhms's message order;
-    ``on_game(game_no, record)`` after each. ``watch``: told of the deal, the exchange,
-    each submission and each game's end, for the live frames (``places/uecda/watch.py``)."""
+    ``on_game(game_no, record)`` after each, awaited (when it returns an awaitable)
+    before the clients hear that the game is over. ``watch``: told of the deal, the
+    exchange, each submission and each game's end, for the live frames
+    (``places/uecda/watch.py``). ``move_seconds``: each move's time limit,
+    ``bank_seconds`` each player's bank per game (:class:`MoveClock`)."""
     rng = random.Random(seed)
+    clock = MoveClock(move_seconds, bank_seconds)
     match = u.UecdaMatch(UECDA)
     names = [s.name for s in seats]
     mibun = list(range(u.PLAYERS))  # the player at each rank, as tndhms keeps it
@@ -232,6 +401,7 @@ async def play_match(
 
     for game_no in range(1, games + 1):
         deal = u.deal_game(match, rng)
+        clock.new_game()
         if watch is not None:
             watch.dealt(deal, match)
         first = deal.ranks is None
@@ -257,8 +427,8 @@ async def play_match(
                 if isinstance(s, HouseSeat):
                     choices[i] = uecda_give(s.strategy, shown[rich], n)
                 else:
-                    flush_all()
-                    choices[i] = w.cards_of_table(await s.read_table())
+                    data = await clock.read(s, rich)  # late: the strongest, as tndhms
+                    choices[i] = None if data is None else w.cards_of_bytes(data, s.native)
         g, exchanges = u.start_game(deal, UECDA, *choices)
         if watch is not None:
             watch.started(g, exchanges)
@@ -276,14 +446,14 @@ async def play_match(
             if isinstance(s, HouseSeat):
                 move = s.answer(g, p)
             else:
-                flush_all()
-                move = w.move_of_table(await s.read_table())
+                data = await clock.read(s, p)
+                move = PASS_MOVE if data is None else w.move_of_bytes(data, s.native)
             before = g
             g, done = u.submit(g, p, move)
             plays.append(Submission(p, move.text(), move.ones, move.twos))
             outcomes.append(done)
             if isinstance(s, Connection):
-                s.send_int(w.accept_code(before, done))
+                s.send_int(w.REJECTED if data is None else w.accept_code(before, done))
             if done.rank:
                 mibun[done.rank - 1] = p
             shown_ranks = None if first else w.rank_cells(mibun)
@@ -294,10 +464,8 @@ async def play_match(
             if watch is not None:
                 watch.submitted(before, p, move, done, g)
             if g.phase == u.OVER:
-                int_to_all(w.MATCH_OVER if game_no == games else w.GAME_OVER)
                 break
             int_to_all(w.CONTINUE)
-        flush_all()
         mibun = sorted(range(u.PLAYERS), key=lambda q: g.ranks[q])
         match = u.finish_game(match, deal, g)
         if watch is not None:
@@ -305,29 +473,50 @@ async def play_match(
         record = game_record(names, deal, exchanges, hands, plays, outcomes, g, drawn, head, seed)
         result = on_game(game_no, record)
         if result is not None:
-            await result
-    for c in conns:
-        await c.drain()
+            flush_all()  # the clients read the game's last tables while it is stored
+            await result  # stored before anyone hears the game is over
+        int_to_all(w.MATCH_OVER if game_no == games else w.GAME_OVER)
+        flush_all()
     return match
 
 
 class Listener:
-    """Accepts connections and reads their handshakes at once; seats them in accept order."""
+    """Accepts connections and reads their handshakes at once; seats them in accept order.
 
-    def __init__(self, handshake_window: float = w.HANDSHAKE_SECONDS):
+    At most ``max_pending`` connections wait for their handshake or their seat at a
+    time; one more is closed as it comes (tndhms seats the first five silent clients
+    as 20060 after 2 s; so does this, and a flood of them costs no more than that)."""
+
+    def __init__(
+        self, handshake_window: float = w.HANDSHAKE_SECONDS, max_pending: int = MAX_PENDING
+    ):
         self.window = handshake_window
+        self.max_pending = max_pending
         self.waiting: asyncio.Queue[tuple[Connection, asyncio.Task[bool]]] = asyncio.Queue()
         self.server: asyncio.Server | None = None
         self.port = 0
+        self.turned_away = 0
+        self.closed = False
 
     async def start(self, host: str, port: int) -> int:
-        self.server = await asyncio.start_server(self._accepted, host, port)
+        loop = asyncio.get_running_loop()
+        self.server = await loop.create_server(lambda: Connection(self._accepted), host, port)
         self.port = self.server.sockets[0].getsockname()[1]
         return self.port
 
-    async def _accepted(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        conn = Connection(reader, writer)
-        await self.waiting.put((conn, asyncio.create_task(read_handshake(conn, self.window))))
+    def _accepted(self, conn: Connection) -> None:
+        if self.closed:  # accepted just before the listener closed
+            conn.refuse()
+            return
+        if self.waiting.qsize() >= self.max_pending:
+            if not self.turned_away:
+                log.warning(
+                    "more than %d connections wait for a seat: closing more", self.max_pending
+                )
+            self.turned_away += 1
+            conn.refuse()
+            return
+        self.waiting.put_nowait((conn, asyncio.create_task(read_handshake(conn, self.window))))
 
     async def seat(self, count: int) -> list[Connection]:
         """The next ``count`` connections whose handshake succeeded, in accept order,
@@ -338,47 +527,58 @@ class Listener:
             conn, task = await self.waiting.get()
             if await task:
                 conn.send_int(len(seated))
-                await conn.drain()
+                conn.flush()
                 seated.append(conn)
             else:
-                await conn.close()
+                conn.refuse()
         await self.close()
         while not self.waiting.empty():
             conn, task = self.waiting.get_nowait()
             task.cancel()
-            await conn.close()
+            conn.refuse()
         return seated
 
     async def close(self) -> None:
+        self.closed = True
         if self.server is not None:
             self.server.close()
             self.server = None
 
 
 class GameWriter:
-    """Stores finished games in order, off the loop: each batch (the games that
-    finished while the last was written, or within ``every`` seconds of the first)
-    in one transaction on the place's database thread. The match never waits for
-    it but at the end. ``every`` 0: each game as soon as it ends (a crash loses
-    the game in play and any still queued); more trades that for fewer
-    transactions (about 6 ms of CPU each on SQLite, a quarter of a game's cost)."""
+    """Stores finished games in order, each batch in one transaction on the place's
+    database thread (off the loop).
 
-    def __init__(self, place_id: int, games: int, every: float = 0.0, most: int = 500):
+    ``every`` None (the default): each game as it ends, the match waiting for its
+    commit before the clients hear the game is over, so that a crash loses at most
+    the game in play. A number: the games are written behind the match, each batch
+    being the games that ended while the last was written (or within ``every``
+    seconds of the first): fewer transactions, and a crash loses the games not yet
+    written too (up to ``every`` seconds of them; with 0, the one that just ended).
+    """
+
+    def __init__(self, place_id: int, games: int, every: float | None = None, most: int = 500):
         self.place_id = place_id
         self.games = games
         self.every = every
         self.most = most
         self.queue: asyncio.Queue[tuple[int, dict]] = asyncio.Queue()
-        self.task = asyncio.create_task(self._write())
-        self.written = 0
+        self.task = None if every is None else asyncio.create_task(self._write())
 
-    def put(self, game_no: int, record: dict) -> None:
+    def put(self, game_no: int, record: dict) -> Awaitable[None] | None:
+        """Store a finished game: an awaitable of its commit, or None when written behind."""
+        if self.task is None:
+            return self._store([record], game_no == self.games)
         self.queue.put_nowait((game_no, record))
+        return None
 
-    async def _write(self) -> None:
+    async def _store(self, records: list[dict], over: bool) -> None:
         from places.realtime import db_thread
         from places.services.uecda import store_match_games
 
+        await db_thread.run(store_match_games, self.place_id, records, over, place=self.place_id)
+
+    async def _write(self) -> None:
         last = 0
         while last < self.games:
             batch = [await self.queue.get()]
@@ -387,17 +587,26 @@ class GameWriter:
             while len(batch) < self.most and not self.queue.empty():
                 batch.append(self.queue.get_nowait())
             last = batch[-1][0]
-            records = [r for _, r in batch]
-            await db_thread.run(
-                store_match_games, self.place_id, records, last == self.games, place=self.place_id
-            )
-            self.written += len(records)
+            await self._store([r for _, r in batch], last == self.games)
 
     async def finish(self) -> None:
-        await self.task
+        if self.task is not None:
+            await self.task
 
     def cancel(self) -> None:
-        self.task.cancel()
+        if self.task is not None:
+            self.task.cancel()
+
+
+async def keep_lease(place_id: int) -> None:
+    """Renew this process's lease on the place (``renew_match``) while the match lasts."""
+    from places.dealer import lease_seconds
+    from places.realtime import db_thread
+    from places.services.uecda import renew_match
+
+    while True:
+        await asyncio.sleep(lease_seconds() / 4)
+        await db_thread.run(renew_match, place_id, place=place_id)
 
 
 async def play_place(
@@ -406,32 +615,39 @@ async def play_place(
     seats: Sequence[Seat],
     games: int,
     seed: str,
-    write_every: float = 0.0,
+    write_every: float | None = None,
     **options,
 ) -> u.UecdaMatch:
     """Play a running ``uecda`` place's match on its seats (by player number) and store
-    each game as it ends (:class:`GameWriter`): the one way a match here is played and
-    kept, by ``uecda_match`` and by the shared server (:mod:`places.uecda.shared`).
+    each game as it ends (:class:`GameWriter`; ``write_every`` None: committed before its
+    clients hear it end), this process keeping its lease on the place meanwhile
+    (:func:`keep_lease`): the one way a match here is played and kept, by
+    ``uecda_match`` and by the shared server (:mod:`places.uecda.shared`).
     ``options`` go to :func:`play_match`. A write that fails (the place was stopped
     meanwhile: ``store_match_games`` refuses) stops the match, with its error."""
     writer = GameWriter(place_id, games, write_every)
     head = {"id": place_id, "title": title, "games": games}
     watch = await watch_for(place_id, games)
+    lease = asyncio.create_task(keep_lease(place_id))
     play = asyncio.ensure_future(play_match(seats, games, seed, head, writer.put, watch, **options))
 
     def written(task: asyncio.Task) -> None:
         if not task.cancelled() and task.exception() is not None:
             play.cancel()
 
-    writer.task.add_done_callback(written)
+    if writer.task is not None:
+        writer.task.add_done_callback(written)
     try:
         match = await play
     except BaseException:
         writer.cancel()
-        failed = writer.task.done() and not writer.task.cancelled() and writer.task.exception()
+        task = writer.task
+        failed = task is not None and task.done() and not task.cancelled() and task.exception()
         if failed:
             raise failed from None
         raise
+    finally:
+        lease.cancel()
     await writer.finish()
     if watch is not None:
         await broadcast.sent()  # the last frames, before a drop-in's process ends
@@ -449,16 +665,21 @@ async def serve_match(
     rated: bool = False,
     ready: Callable[[int], None] | None = None,
     handshake_window: float = w.HANDSHAKE_SECONDS,
-    write_every: float = 0.0,
+    write_every: float | None = None,
+    move_seconds: float | None = None,
+    bank_seconds: float = 0.0,
 ) -> tuple[int, float]:
     """Listen, seat ``5 - len(house)`` clients in accept order (the house strategies
     take the last seats), play and store the match; returns the place and the
     seconds from seating to the last game stored. ``ready(port)`` once listening;
-    ``write_every``: see :class:`GameWriter`."""
+    ``write_every``: see :class:`GameWriter`; ``move_seconds`` and ``bank_seconds``:
+    the place's time limit and bank (:class:`MoveClock`), checked before listening."""
     from bots.strategies import resolve_uecda
     from places.realtime import db_thread
-    from places.services.uecda import open_match
+    from places.services.uecda import abort_orphaned_matches, check_clock, open_match
 
+    check_clock(move_seconds, bank_seconds)
+    await db_thread.run(abort_orphaned_matches)
     house_seats = [HouseSeat(f"house-{name}", resolve_uecda(name)) for name in house]
     listener = Listener(handshake_window)
     bound = await listener.start(host, port)
@@ -472,9 +693,13 @@ async def serve_match(
     started = asyncio.get_running_loop().time()
     try:
         place_id = await db_thread.run(
-            open_match, title, games, seed, [s.name for s in seats], rated
-        )
-        await play_place(place_id, title, seats, games, seed, write_every)
+            open_match, title, games, seed, [s.name for s in seats], rated,
+            move_seconds, bank_seconds,
+        )  # fmt: skip
+        await play_place(
+            place_id, title, seats, games, seed, write_every,
+            move_seconds=move_seconds, bank_seconds=bank_seconds,
+        )  # fmt: skip
     finally:
         for c in conns:
             await c.close()

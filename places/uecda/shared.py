@@ -7,7 +7,9 @@ match runs in the process whose sockets its spectators read. A client sends the
 and the client is sent that seat's number as its player number. A 20060 client (no
 handshake: no name), a code that opens no waiting seat, or the code of a seat already
 connected gets no seat and is told nothing: the connection is closed (logged at INFO).
-A client that leaves, or sends anything, before its match starts frees its seat.
+A client that leaves, or sends a table, before its match starts frees its seat. At
+most :data:`~places.uecda.match.MAX_PENDING` connections wait for their handshake at
+a time; one more is closed as it comes.
 
 Once every seat of a place that no house bot plays is connected, the match starts
 (:func:`places.services.uecda_seats.begin_match`): the house seats are
@@ -19,7 +21,6 @@ ends. The connections are closed after the last game, as tndhms does.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 import socket
@@ -32,7 +33,14 @@ from places.reads.join_codes import seat_of_code
 from places.realtime import db_thread
 from places.services import uecda_seats
 from places.uecda import wire as w
-from places.uecda.match import Connection, HouseSeat, Seat, play_place, read_handshake
+from places.uecda.match import (
+    MAX_PENDING,
+    Connection,
+    HouseSeat,
+    Seat,
+    play_place,
+    read_handshake,
+)
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +55,7 @@ class Waiting:
 
 
 def _peer(conn: Connection) -> str:
-    peer = conn.writer.get_extra_info("peername")
+    peer = None if conn.transport is None else conn.transport.get_extra_info("peername")
     return f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else "?"
 
 
@@ -60,9 +68,15 @@ def house_seed(place_seed: str, seat: int) -> int:
 class SharedListener:
     """Seats clients by join code, and plays each place's match once its seats are full."""
 
-    def __init__(self, handshake_window: float = w.HANDSHAKE_SECONDS, write_every: float = 0.0):
+    def __init__(
+        self,
+        handshake_window: float = w.HANDSHAKE_SECONDS,
+        write_every: float | None = None,
+        max_pending: int = MAX_PENDING,
+    ):
         self.window = handshake_window
         self.write_every = write_every
+        self.max_pending = max_pending
         self.waiting: dict[int, Waiting] = {}
         #: The places whose match is starting or being played here.
         self.playing: set[int] = set()
@@ -78,13 +92,18 @@ class SharedListener:
         if aborted:
             log.warning("UECda places %s were running when the server stopped: aborted", aborted)
         self.server = await asyncio.get_running_loop().create_server(
-            lambda: asyncio.StreamReaderProtocol(asyncio.StreamReader(), self._accepted),
-            sock=sock,
+            lambda: Connection(self._accepted), sock=sock
         )
         return self.server
 
-    def _accepted(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.ensure_future(self._admit_or_close(Connection(reader, writer)))
+    def _accepted(self, conn: Connection) -> None:
+        if len(self._handshakes) >= self.max_pending:
+            log.info(
+                "UECda client %s: %d handshakes pending: closed", _peer(conn), self.max_pending
+            )
+            conn.refuse()
+            return
+        task = asyncio.ensure_future(self._admit_or_close(conn))
         self._handshakes.add(task)
         task.add_done_callback(self._handshakes.discard)
 
@@ -122,7 +141,7 @@ class SharedListener:
         conn.name = seat.name
         waiting.conns[seat.seat] = conn
         conn.send_int(seat.seat)
-        await conn.drain()
+        conn.flush()
         if seat.place_id in self.playing:
             return  # a client seated meanwhile started the match, this one in it
         if not conn.alive:  # gone before it read its number
@@ -147,9 +166,8 @@ class SharedListener:
         match.add_done_callback(self.matches.discard)
 
     async def _watch(self, place_id: int, seat: int, conn: Connection) -> None:
-        """Free the seat of a client that leaves (or speaks out of turn) before its match."""
-        with contextlib.suppress(ConnectionError, OSError):
-            await conn.reader.read(1)
+        """Free the seat of a client that leaves (or sends a table) before its match."""
+        await conn.wait_table()  # until a table comes or the client is gone
         if not self._free(place_id, seat, conn):
             return
         log.info(
@@ -188,8 +206,9 @@ class SharedListener:
             log.info("UECda place %d: its match starts (%d games)", place_id, plan.game_count)
             try:
                 await play_place(
-                    place_id, plan.title, seats, plan.game_count, plan.seed, self.write_every
-                )
+                    place_id, plan.title, seats, plan.game_count, plan.seed, self.write_every,
+                    move_seconds=plan.time_limit, bank_seconds=plan.time_bank,
+                )  # fmt: skip
             except errors.Refused as e:  # stopped by staff meanwhile
                 log.info("UECda place %d: its match ends: %s", place_id, e.message)
             except Exception:

@@ -119,6 +119,27 @@ def hand_cells(hand: int) -> tuple[int, int]:
     return ones, (1 << u.cell(4, 1)) if hand & u.JOKER_BIT else 0
 
 
+#: The engine's cell bit of each of rows 0–4's 75 cells, in table order (``r * 15 + c``).
+_CELL_BITS = tuple(1 << (c * 5 + r) for r in range(5) for c in range(COLUMNS))
+_BIG_ROWS = struct.Struct(">75I")
+_NATIVE_ROWS = struct.Struct("=75i")
+
+
+def _cells(rows: Sequence[int]) -> tuple[int, int]:
+    """The cells ``(ones, twos)`` of rows 0–4's 75 values (see :func:`cells_of_table`)."""
+    ones = twos = 0
+    if any(rows):
+        for bit, v in zip(_CELL_BITS, rows, strict=True):
+            if v:
+                if v == 1:
+                    ones |= bit
+                elif v == 2:
+                    twos |= bit
+                else:
+                    return 0, 0
+    return ones, twos
+
+
 def cells_of_table(table: Sequence[int]) -> tuple[int, int]:
     """A submission's cells ``(ones, twos)`` from rows 0–4.
 
@@ -126,22 +147,22 @@ def cells_of_table(table: Sequence[int]) -> tuple[int, int]:
     cell notation cannot write such a table, so it is read as an empty one (a
     pass: answered 8 on a field in play, as tndhms answers it).
     """
-    ones = twos = 0
-    for r in range(5):
-        base = r * COLUMNS
-        for c in range(COLUMNS):
-            v = table[base + c]
-            if v == 1:
-                ones |= 1 << (c * 5 + r)
-            elif v == 2:
-                twos |= 1 << (c * 5 + r)
-            elif v:
-                return 0, 0
-    return ones, twos
+    return _cells(table[:75])
+
+
+def cells_of_bytes(data: bytes, native: bool = False) -> tuple[int, int]:
+    """:func:`cells_of_table` of a table as it came (480 bytes), reading rows 0–4 alone:
+    a server's submissions (a negative 20070 value reads as one above 2^31, as ``ntohl``
+    leaves it: out of range either way)."""
+    return _cells((_NATIVE_ROWS if native else _BIG_ROWS).unpack_from(data))
 
 
 def move_of_table(table: Sequence[int]) -> u.Move:
     return u.analyze(*cells_of_table(table))
+
+
+def move_of_bytes(data: bytes, native: bool = False) -> u.Move:
+    return u.analyze(*cells_of_bytes(data, native))
 
 
 def table_of_move(move: u.Move | None) -> list[int]:
@@ -152,16 +173,25 @@ def table_of_move(move: u.Move | None) -> list[int]:
     return table
 
 
-def cards_of_table(table: Sequence[int]) -> int:
-    """The cards a rich player's exchange table gives (a joker-only cell gives no card)."""
-    ones, twos = cells_of_table(table)
+def _cards(ones: int, twos: int) -> int:
+    """The cards of cells (a joker-only cell gives no card: bit 0, never in a hand)."""
     mask = u.JOKER_BIT if twos else 0
     while ones:
         b = ones & -ones
         cid = u.CARD_OF_CELL[b.bit_length() - 1]
-        mask |= 1 << (cid or 0)  # bit 0: no card, so never a subset of a hand
+        mask |= 1 << (cid or 0)
         ones ^= b
     return mask
+
+
+def cards_of_table(table: Sequence[int]) -> int:
+    """The cards a rich player's exchange table gives (or a hand table holds)."""
+    return _cards(*cells_of_table(table))
+
+
+def cards_of_bytes(data: bytes, native: bool = False) -> int:
+    """:func:`cards_of_table` of a table as it came."""
+    return _cards(*cells_of_bytes(data, native))
 
 
 @lru_cache(maxsize=4096)
@@ -239,8 +269,6 @@ def turn_tables(
     return tables
 
 
-_BIG_ROWS = struct.Struct(">75I")
-_NATIVE_ROWS = struct.Struct("=75i")
 _BIG_TAIL = struct.Struct(f">{CELLS - 75}I")
 _NATIVE_TAIL = struct.Struct(f"={CELLS - 75}i")
 

@@ -1,4 +1,5 @@
-"""``uecda_match --games N [--port 42485] [--seed S] [--house STRATEGY …]``: a tndhms drop-in.
+"""``uecda_match --games N [--port 42485] [--seed S] [--house STRATEGY …] [--time-limit S]``:
+a tndhms drop-in.
 
 Listens for UECda clients (UECDA.md §1–4), seats the first five in the order they
 connected (``--house`` strategies, played in process, take the last seats, one
@@ -56,10 +57,25 @@ class Command(OneLineCommand):
         parser.add_argument(
             "--write-every",
             type=float,
+            default=None,
+            metavar="SECONDS",
+            help="store games behind the match, those that end within SECONDS in one "
+            "transaction (faster; a crash loses up to SECONDS of games). Default: each game "
+            "stored before the clients hear it is over (a crash loses the game in play only)",
+        )
+        parser.add_argument(
+            "--time-limit",
+            type=float,
+            default=None,
+            metavar="SECONDS",
+            help="each move's time limit: a late move is a pass (default: none, as tndhms)",
+        )
+        parser.add_argument(
+            "--time-bank",
+            type=float,
             default=0.0,
             metavar="SECONDS",
-            help="store the games that end within SECONDS in one transaction (0: each game "
-            "as it ends, the default; more is faster, and a crash loses up to SECONDS of games)",
+            help="seconds a player's moves may run past the limit over one game (0: none)",
         )
 
     def handle(
@@ -73,6 +89,8 @@ class Command(OneLineCommand):
         title,
         rated,
         write_every,
+        time_limit,
+        time_bank,
         **options,
     ):
         if len(house) > 5:
@@ -93,7 +111,9 @@ class Command(OneLineCommand):
                     title=title,
                     rated=rated,
                     ready=ready,
-                    write_every=max(0.0, write_every),
+                    write_every=None if write_every is None else max(0.0, write_every),
+                    move_seconds=time_limit,
+                    bank_seconds=time_bank,
                 )
             )
         except Refused as e:
