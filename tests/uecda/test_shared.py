@@ -211,6 +211,64 @@ async def test_a_finished_places_code_opens_nothing(listener):
     writer.close()
 
 
+async def test_a_silent_client_passes_at_its_place_s_time_limit_and_the_match_ends(
+    listener, settings
+):
+    settings.PRACTICE_MIN_TIME_LIMIT = 0.05
+    done = await sync_to_async(
+        lambda: start_practice(
+            user("sil").pk,
+            ["greedy", "shedder", "random", "greedy"],
+            game_count=2,
+            time_limit=0.05,
+            seed="silent",
+            rules=UECDA_NAME,
+        )  # fmt: skip
+    )()
+    reader, writer = await knock(listener.port, done.join_code)
+    assert w.decode_int(await reader.readexactly(4)) == done.seat
+    running = None
+    for _ in range(200):  # the match starts: the place is this process's, on a lease
+        running = await sync_to_async(Place.objects.get)(pk=done.place.id)
+        if running.state == Place.State.RUNNING:
+            break
+        await asyncio.sleep(0.02)
+    assert running.state == Place.State.RUNNING
+    assert running.driver and running.lease_until is not None
+    await matches_done(listener)  # the client never sent a table: each of its moves a pass
+    writer.close()
+    place = await sync_to_async(check_stored)(done.place.id, 2, done.players)
+    records = await sync_to_async(lambda: list(place_records(place.id)))()
+    silent = [a for r in records for a in r["actions"] if a["player"] == done.seat]
+    assert silent and all(a["table"] == "" and a["verdict"] == "pass" for a in silent)
+
+
+async def test_connections_past_the_handshake_bound_are_closed_at_once(
+    close_thread_connections, caplog
+):
+    sock = socket.create_server(("127.0.0.1", 0))
+    sock.setblocking(False)
+    shared = SharedListener(handshake_window=5, max_pending=3)
+    await shared.start(sock)
+    port = sock.getsockname()[1]
+    try:
+        with caplog.at_level(logging.INFO, logger="places.uecda.shared"):
+            silent = [await knock(port, None) for _ in range(3)]
+            for _ in range(100):
+                if len(shared._handshakes) == 3:
+                    break
+                await asyncio.sleep(0.01)
+            reader, writer = await knock(port, None)
+            assert await asyncio.wait_for(reader.read(4), 2) == b""  # long before the 5 s
+            writer.close()
+        assert sum("handshakes pending: closed" in r.message for r in caplog.records) == 1
+        assert not shared.waiting and not shared.matches
+    finally:
+        for _, w_ in silent:
+            w_.close()
+        await shared.close()
+
+
 def test_a_match_a_stopped_server_left_running_is_aborted_by_the_next_listener(
     close_thread_connections,
 ):
