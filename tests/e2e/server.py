@@ -8,11 +8,16 @@ channel layer of the environment (Redis when REDIS_URL is set).
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
+import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -35,6 +40,36 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+#: The database every server of this test process starts from, migrated once: a SQLite
+#: file's path or a PostgreSQL database's name. ``manage.py migrate`` in a subprocess
+#: costs seconds a server; a copy of its result (SQLite's backup, PostgreSQL's
+#: ``CREATE DATABASE … TEMPLATE``) is the same database in a fraction of that.
+_templates: dict[str, str] = {}
+
+
+def _migrated_template(env: dict[str, str], psql, parts) -> str:
+    """This process's migrated template database (made on the first call), dropped at exit."""
+    if "db" in _templates:
+        return _templates["db"]
+    env = dict(env)
+    if psql is None:
+        folder = Path(tempfile.mkdtemp(prefix="daihinmin-e2e-template-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        template = str(folder / "migrated.sqlite3")
+        env["DATABASE_URL"] = f"sqlite:///{template}"
+    else:
+        template = f"daihinmin_e2e_template_{uuid.uuid4().hex[:10]}"
+        psql(f'CREATE DATABASE "{template}"')
+        atexit.register(psql, f'DROP DATABASE IF EXISTS "{template}" WITH (FORCE)')
+        env["DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{template}"))
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=True, timeout=120,
+    )  # fmt: skip
+    _templates["db"] = template
+    return template
 
 
 class Server:
@@ -66,13 +101,20 @@ class Server:
             parts = urlsplit(base)
             self._pg_admin_url = urlunsplit(parts._replace(path="/postgres"))
             self._pg_db = name
-            self._psql(f'CREATE DATABASE "{name}"')
+            template = _migrated_template(self.env, self._psql, parts)
+            self._psql(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
             self.env["DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{name}"))
         else:
-            self.env["DATABASE_URL"] = f"sqlite:///{workdir / 'e2e.sqlite3'}"
+            template = _migrated_template(self.env, None, None)
+            database = workdir / "e2e.sqlite3"
+            with (
+                contextlib.closing(sqlite3.connect(template)) as source,
+                contextlib.closing(sqlite3.connect(database)) as target,
+            ):
+                source.backup(target)
+            self.env["DATABASE_URL"] = f"sqlite:///{database}"
         self.process: subprocess.Popen | None = None
         self.log = open(workdir / "daphne.log", "ab")  # noqa: SIM115 - closed in stop()
-        self.manage("migrate", "--noinput")
 
     def sibling(self, **env: str) -> Server:
         """Another daphne process on the same database and channel layer (not started).
