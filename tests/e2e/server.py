@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -152,6 +153,22 @@ class Server:
             timeout=120,
         )
 
+    def manage_all(self, *commands: list[str]) -> list[str]:
+        """Several management commands in one process, what each wrote: ``call_command``
+        parses each one's arguments as its command line would be. A process a command
+        costs a Django start-up each (seconds on a busy machine)."""
+        code = (
+            "import io, json; from django.core.management import call_command\n"
+            "written = []\n"
+            f"for args in {[list(c) for c in commands]!r}:\n"
+            "    out = io.StringIO()\n"
+            "    call_command(*args, stdout=out)\n"
+            "    written.append(out.getvalue())\n"
+            "print(json.dumps(written))\n"
+        )
+        done = self.manage("shell", "--no-imports", "-c", code)
+        return json.loads(done.stdout.splitlines()[-1])
+
     def command(self) -> list[str]:
         """daphne, on uvloop, as ``make serve`` runs it; ``ASGI_SERVER=uvicorn`` in the
         environment runs uvicorn instead (its C parsers, uvloop; ``bench/place.py``)."""
@@ -266,8 +283,6 @@ class Server:
 
     def events_from_database(self, place_id: int) -> list[dict]:
         """The event log read with a management command: works while the server is down."""
-        import json
-
         code = (
             "import json; from places.models import PlaceEvent; "
             f"print(json.dumps([json.loads(m) for m in PlaceEvent.objects.filter(place_id={place_id})"
