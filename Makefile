@@ -8,6 +8,9 @@ DEV_STAMP     := $(VENV)/.installed-dev
 HOST          ?= 127.0.0.1
 PORT          ?= 8000
 PYTEST_ARGS   ?=
+# pytest-xdist workers of `make test`, a test file to each at a time (a module's server and
+# browser stay one); PYTEST_WORKERS=0 runs the tests serially in one process.
+PYTEST_WORKERS ?= 2
 PROCESSES     ?= 2
 
 .DEFAULT_GOAL := help
@@ -19,7 +22,8 @@ help:
 	@echo "             (both: the 2011 bots' WebSocket on $(HOST):8081 too, LEGACY_WS_PORT)"
 	@echo "make serve-prod  nginx on $(HOST):$(PORT) (and 8081) in front of PROCESSES=$(PROCESSES) server"
 	@echo "             processes, production settings (needs REDIS_URL; DATABASE_URL for PostgreSQL)"
-	@echo "make test    ruff check, then pytest (extra args: PYTEST_ARGS='-k health')"
+	@echo "make test    ruff check, then pytest in PYTEST_WORKERS=$(PYTEST_WORKERS) workers (0: serially;"
+	@echo "             extra args: PYTEST_ARGS='-k health')"
 	@echo "make lint    ruff check"
 	@echo "make bench   the benchmarks that print figures (engine, turn, place; see docs/benchmarks.md)"
 	@echo "make clean   remove .venv and db.sqlite3"
@@ -58,7 +62,8 @@ lint: $(DEV_STAMP)
 # concurrent run on the same Redis is not heard (REDIS_PREFIX, docs/operations.md).
 test: $(DEV_STAMP)
 	$(PY) -m ruff check .
-	DEBUG=1 REDIS_PREFIX=$${REDIS_PREFIX:-test-$$$$} $(PY) -m pytest $(PYTEST_ARGS)
+	DEBUG=1 REDIS_PREFIX=$${REDIS_PREFIX:-test-$$$$} $(PY) -m pytest \
+		-n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 bench: $(DEV_STAMP)
 	$(PY) bench/engine.py

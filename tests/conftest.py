@@ -1,8 +1,48 @@
 """Shared pytest fixtures (pytest-django provides client, db, settings, ...)."""
 
+import os
+
 import pytest
+import redis
 from channels.db import database_sync_to_async
+from django.conf import settings
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 from django.db import connections
+
+
+def _a_prefix_of_each_worker() -> None:
+    """Under pytest-xdist (``make test`` runs two workers) each worker's channel layer
+    and cache get a Redis prefix of their own: the workers' test databases hand out the
+    same place ids, and one worker must not hear the other's ``place-1`` events nor count
+    its failed logins. Settings are loaded before this file, so they are changed here,
+    before the first use of either builds it."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker or not settings.REDIS_URL:
+        return
+    prefix = f"{settings.REDIS_PREFIX}-{worker}"
+    settings.REDIS_PREFIX = prefix
+    settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = prefix
+    settings.CACHES["default"]["KEY_PREFIX"] = prefix
+
+
+_a_prefix_of_each_worker()
+
+
+def clear_cache() -> None:
+    """Empty the cache of this test run alone. ``cache.clear()`` on Redis is FLUSHDB: it
+    would wipe the other worker's counts, and a test server's, in the middle of a test."""
+    cache = caches["default"]
+    if not isinstance(cache, RedisCache):
+        cache.clear()
+        return
+    client = redis.Redis.from_url(settings.CACHES["default"]["LOCATION"])
+    try:
+        keys = list(client.scan_iter(match=cache.make_key("*"), count=1000))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
 
 
 @pytest.fixture(autouse=True)

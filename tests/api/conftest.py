@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.test import Client
 
 from places import services
@@ -17,6 +16,7 @@ from places.engine.deal import game_rng
 from places.engine.place import make_deal
 from places.reads import seats
 from tests.api.helpers import login
+from tests.conftest import clear_cache
 
 NAMES = ("alice", "bob", "charlie", "dave", "eve")
 OTHERS = ("frank", "grace", "heidi", "ivan", "judy")
@@ -36,10 +36,10 @@ def seating(names=NAMES, seed: str = SEED) -> list[str]:
 def _fresh_caches():
     # services caches seats by place id; ids come back after a rolled-back test
     seats.forget()
-    cache.clear()  # the failed-login counts
+    clear_cache()  # the failed-login counts
     yield
     seats.forget()
-    cache.clear()
+    clear_cache()
 
 
 @pytest.fixture

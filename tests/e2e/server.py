@@ -8,11 +8,17 @@ channel layer of the environment (Redis when REDIS_URL is set).
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import json
 import os
+import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -35,6 +41,36 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+#: The database every server of this test process starts from, migrated once: a SQLite
+#: file's path or a PostgreSQL database's name. ``manage.py migrate`` in a subprocess
+#: costs seconds a server; a copy of its result (SQLite's backup, PostgreSQL's
+#: ``CREATE DATABASE … TEMPLATE``) is the same database in a fraction of that.
+_templates: dict[str, str] = {}
+
+
+def _migrated_template(env: dict[str, str], psql, parts) -> str:
+    """This process's migrated template database (made on the first call), dropped at exit."""
+    if "db" in _templates:
+        return _templates["db"]
+    env = dict(env)
+    if psql is None:
+        folder = Path(tempfile.mkdtemp(prefix="daihinmin-e2e-template-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        template = str(folder / "migrated.sqlite3")
+        env["DATABASE_URL"] = f"sqlite:///{template}"
+    else:
+        template = f"daihinmin_e2e_template_{uuid.uuid4().hex[:10]}"
+        psql(f'CREATE DATABASE "{template}"')
+        atexit.register(psql, f'DROP DATABASE IF EXISTS "{template}" WITH (FORCE)')
+        env["DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{template}"))
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=True, timeout=120,
+    )  # fmt: skip
+    _templates["db"] = template
+    return template
 
 
 class Server:
@@ -70,13 +106,20 @@ class Server:
             parts = urlsplit(base)
             self._pg_admin_url = urlunsplit(parts._replace(path="/postgres"))
             self._pg_db = name
-            self._psql(f'CREATE DATABASE "{name}"')
+            template = _migrated_template(self.env, self._psql, parts)
+            self._psql(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
             self.env["DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{name}"))
         else:
-            self.env["DATABASE_URL"] = f"sqlite:///{workdir / 'e2e.sqlite3'}"
+            template = _migrated_template(self.env, None, None)
+            database = workdir / "e2e.sqlite3"
+            with (
+                contextlib.closing(sqlite3.connect(template)) as source,
+                contextlib.closing(sqlite3.connect(database)) as target,
+            ):
+                source.backup(target)
+            self.env["DATABASE_URL"] = f"sqlite:///{database}"
         self.process: subprocess.Popen | None = None
         self.log = open(workdir / "daphne.log", "ab")  # noqa: SIM115 - closed in stop()
-        self.manage("migrate", "--noinput")
 
     def sibling(self, **env: str) -> Server:
         """Another daphne process on the same database and channel layer (not started).
@@ -116,6 +159,22 @@ class Server:
             check=check,
             timeout=120,
         )
+
+    def manage_all(self, *commands: list[str]) -> list[str]:
+        """Several management commands in one process, what each wrote: ``call_command``
+        parses each one's arguments as its command line would be. A process a command
+        costs a Django start-up each (seconds on a busy machine)."""
+        code = (
+            "import io, json; from django.core.management import call_command\n"
+            "written = []\n"
+            f"for args in {[list(c) for c in commands]!r}:\n"
+            "    out = io.StringIO()\n"
+            "    call_command(*args, stdout=out)\n"
+            "    written.append(out.getvalue())\n"
+            "print(json.dumps(written))\n"
+        )
+        done = self.manage("shell", "--no-imports", "-c", code)
+        return json.loads(done.stdout.splitlines()[-1])
 
     def command(self) -> list[str]:
         """daphne, on uvloop, as ``make serve`` runs it; ``ASGI_SERVER=uvicorn`` in the
@@ -231,8 +290,6 @@ class Server:
 
     def events_from_database(self, place_id: int) -> list[dict]:
         """The event log read with a management command: works while the server is down."""
-        import json
-
         code = (
             "import json; from places.models import PlaceEvent; "
             f"print(json.dumps([json.loads(m) for m in PlaceEvent.objects.filter(place_id={place_id})"

@@ -147,18 +147,16 @@ def servers(tmp_path):
 def test_the_founding_documents_sample_bot_plays_a_whole_place_unchanged(servers, tmp_path):
     site, stream = servers
     assert SEED.is_file(), f"the founding document is not at {SEED}"
-    site.manage("create_user", "sample", "--password", "sample-pw")
-    for i, strategy in enumerate(HOUSE):
-        site.manage("create_user", f"house{i}", "--house", strategy)
     players = [
         arg for n in ["sample", "house0", "house1", "house2", "house3"] for arg in ("--player", n)
     ]
-    place_id = int(
-        site.manage(
-            "create_place", "2011 sample", *players, "--games", str(GAMES), "--pace", PACE,
-            "--timeout", "10", "--seed", "sample-2011",
-        ).stdout.strip()
+    *_, made = site.manage_all(
+        ["create_user", "sample", "--password", "sample-pw"],
+        *(["create_user", f"house{i}", "--house", strategy] for i, strategy in enumerate(HOUSE)),
+        ["create_place", "2011 sample", *players, "--games", str(GAMES), "--pace", PACE,
+         "--timeout", "10", "--seed", "sample-2011"],
     )  # fmt: skip
+    place_id = int(made.strip())
     script = tmp_path / "sample_bot.rb"
     script.write_text(
         assembled(SEED.read_text(), site.url, ("127.0.0.1", stream.legacy_port)), encoding="utf-8"

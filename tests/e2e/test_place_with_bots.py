@@ -23,23 +23,15 @@ pytestmark = pytest.mark.e2e
 
 
 def create_place(server, games: int, pace: str = "0", timeout: str = "5", seed: str = "e2e") -> int:
-    for name in NAMES:
-        server.manage("create_user", name, "--password", f"{name}-pw")
+    """The five players and their place, with the management commands (in one process)."""
+    users = [["create_user", name, "--password", f"{name}-pw"] for name in NAMES]
     players = [arg for name in NAMES for arg in ("--player", name)]
-    out = server.manage(
-        "create_place",
-        "E2E",
-        *players,
-        "--games",
-        str(games),
-        "--pace",
-        pace,
-        "--timeout",
-        timeout,
-        "--seed",
-        seed,
-    )
-    return int(out.stdout.strip())
+    *_, out = server.manage_all(
+        *users,
+        ["create_place", "E2E", *players, "--games", str(games), "--pace", pace,
+         "--timeout", timeout, "--seed", seed],
+    )  # fmt: skip
+    return int(out.strip())
 
 
 async def watch(

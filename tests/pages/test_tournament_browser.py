@@ -26,18 +26,22 @@ def server(tmp_path_factory):
 
     require_chromium()
     s = Server(tmp_path_factory.mktemp("tournament"))
-    for name, strategy in zip(NAMES, STRATEGIES, strict=True):
-        s.manage("create_user", name, f"--house={strategy}")
-    made = s.manage(
-        "create_tournament",
-        "Seven bots",
-        *(f"--entrant={n}" for n in NAMES),
-        f"--games={GAMES}",
-        "--pace=0.02",
-        "--seed=browser",
-        "--max-running=2",
+    *_, made = s.manage_all(
+        *(
+            ["create_user", name, f"--house={strategy}"]
+            for name, strategy in zip(NAMES, STRATEGIES, strict=True)
+        ),
+        [
+            "create_tournament",
+            "Seven bots",
+            *(f"--entrant={n}" for n in NAMES),
+            f"--games={GAMES}",
+            "--pace=0.02",
+            "--seed=browser",
+            "--max-running=2",
+        ],
     )
-    s.tournament_id = int(made.stdout.strip())
+    s.tournament_id = int(made.strip())
     s.start()
     yield s
     s.stop()
