@@ -13,10 +13,7 @@ the schedule under the place's row lock.
 from __future__ import annotations
 
 import logging
-import os
-import socket
 import threading
-import uuid
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -26,20 +23,15 @@ from django.utils import timezone
 
 from daihinmin.postgresql.base import drop_closed
 from places import logs, metrics, services
+from places.leases import DRIVER_ID, lease_seconds
 from places.models import Place
 from places.realtime import wake
 
 logger = logging.getLogger(__name__)
 
-DRIVER_ID = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-
 _thread: threading.Thread | None = None
 _stop = threading.Event()
 _start_lock = threading.Lock()
-
-
-def lease_seconds() -> float:
-    return float(getattr(settings, "DEALER_LEASE_SECONDS", 5.0))
 
 
 def poll_seconds() -> float:

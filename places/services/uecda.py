@@ -36,6 +36,7 @@ from places.engine.uecda_log import (
     referee,
 )
 from places.engine.uecda_record import record_of_logged
+from places.leases import DRIVER_ID, lease_seconds
 from places.models import PLAYERS_PER_PLACE, Game, Place, Player, Rank
 from places.reads.position import Position
 from places.services import accounts, profiles, ratings
@@ -306,8 +307,6 @@ def open_match(
     The place is this process's (``Place.driver``) on a lease that :func:`renew_match`
     keeps: when the process dies, the lease runs out and :func:`abort_orphaned_matches`
     (or a dealer taking the place over) aborts it, its games before stay."""
-    from places.dealer import DRIVER_ID
-
     check_clock(time_limit, time_bank)
     problems = _setting_problems(title, games, None, DEFAULT_LIMIT, seed)
     if problems:
@@ -326,15 +325,11 @@ def open_match(
 
 
 def _lease() -> timedelta:
-    from places.dealer import lease_seconds
-
     return timedelta(seconds=lease_seconds())
 
 
 def renew_match(place_id: int) -> None:
     """This process still plays the match: its lease on the place runs on."""
-    from places.dealer import DRIVER_ID
-
     Place.objects.filter(pk=place_id, driver=DRIVER_ID, state=Place.State.RUNNING).update(
         lease_until=timezone.now() + _lease()
     )

@@ -24,6 +24,7 @@ from django.utils import timezone
 from bots.strategies import UECDA_STRATEGIES
 from places import errors
 from places.engine.rules import UECDA_NAME
+from places.leases import DRIVER_ID, lease_seconds
 from places.models import HouseBot, JoinCode, Place, Player
 from places.reads.join_codes import code_digest
 from places.services.house import check_strategy
@@ -97,8 +98,6 @@ def begin_match(place_id: int) -> MatchPlan:
     stopped it, or it expired, while its clients connected. A place without a seed
     gets one drawn now, as ``uecda_match`` does: its records name it once it is over.
     """
-    from places.dealer import DRIVER_ID, lease_seconds  # the dealer imports the services
-
     with transaction.atomic():
         # the row locked: a stop or an expiry at the same moment either wins or waits
         place = Place.objects.select_for_update().get(pk=place_id)

@@ -31,6 +31,7 @@ from places.engine.rules import UECDA
 from places.engine.uecda_legal import legal_moves
 from places.engine.uecda_log import Handover, LoggedGame, Refereed, Submission, TndhmsLog
 from places.engine.uecda_record import record_of_logged
+from places.leases import lease_seconds
 from places.realtime import broadcast
 from places.uecda import wire as w
 from places.uecda.watch import TableWatch, watch_for
@@ -600,7 +601,6 @@ class GameWriter:
 
 async def keep_lease(place_id: int) -> None:
     """Renew this process's lease on the place (``renew_match``) while the match lasts."""
-    from places.dealer import lease_seconds
     from places.realtime import db_thread
     from places.services.uecda import renew_match
 
