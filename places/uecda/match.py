@@ -563,6 +563,7 @@ class GameWriter:
         self.every = every
         self.most = most
         self.queue: asyncio.Queue[tuple[int, dict]] = asyncio.Queue()
+        self.players: list | None = None  # the place's, read by the first write
         self.task = None if every is None else asyncio.create_task(self._write())
 
     def put(self, game_no: int, record: dict) -> Awaitable[None] | None:
@@ -576,7 +577,9 @@ class GameWriter:
         from places.realtime import db_thread
         from places.services.uecda import store_match_games
 
-        await db_thread.run(store_match_games, self.place_id, records, over, place=self.place_id)
+        self.players = await db_thread.run(
+            store_match_games, self.place_id, records, over, self.players, place=self.place_id
+        )
 
     async def _write(self) -> None:
         last = 0
