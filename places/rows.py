@@ -147,12 +147,7 @@ def _by_pk(
         )
         if for_update and connection.features.has_select_for_update:
             sql += " FOR UPDATE"
-        converters = []
-        for f in fields:
-            col = f.get_col(table)
-            found = connection.ops.get_db_converters(col) + f.get_db_converters(connection)
-            converters.append((col, found))
-        built = cache[key] = (sql, [f.attname for f in fields], converters)
+        built = cache[key] = (sql, [f.attname for f in fields], _converters(fields, connection))
     sql, names, converters = built
     also = None
     with connection.cursor() as cursor, _prepared_checked(connection):
@@ -177,12 +172,51 @@ def _by_pk(
                 also = cursor.fetchone()
     if row is None:
         raise model.DoesNotExist(f"no {model.__name__} {pk}")
+    return model.from_db(connection.alias, names, _converted(row, converters, connection)), also
+
+
+def _converters(fields: Sequence, connection) -> list[tuple]:
+    """Each field's column and the converters its values go through on the way out."""
+    converters = []
+    for f in fields:
+        col = f.get_col(f.model._meta.db_table)
+        found = connection.ops.get_db_converters(col) + f.get_db_converters(connection)
+        converters.append((col, found))
+    return converters
+
+
+def _converted(row: Sequence, converters: list[tuple], connection) -> list:
     values = []
     for value, (col, found) in zip(row, converters, strict=True):
         for convert in found:
             value = convert(value, col, connection)
         values.append(value)
-    return model.from_db(connection.alias, names, values), also
+    return values
+
+
+def lock_many(model: type[Model], key: str, keys: Sequence, names: Sequence[str]) -> list[list]:
+    """``model.objects.select_for_update().filter(key__in=keys).order_by(key)
+    .values_list(key, *names)`` as lists: the rows, locked in ``key`` order (so that
+    two transactions locking some of the same rows wait rather than deadlock)."""
+    connection, cache = _db()
+    built_key = (model, "lock_many", key, tuple(names), len(keys))
+    built = cache.get(built_key)
+    if built is None:
+        q = connection.ops.quote_name
+        fields = [model._meta.get_field(n) for n in (key, *names)]
+        column = q(fields[0].column)
+        sql = (
+            f"SELECT {', '.join(q(f.column) for f in fields)} FROM {q(model._meta.db_table)} "
+            f"WHERE {column} IN ({', '.join(['%s'] * len(keys))}) ORDER BY {column}"
+        )
+        if connection.features.has_select_for_update:
+            sql += " FOR UPDATE"
+        built = cache[built_key] = (sql, _converters(fields, connection))
+    sql, converters = built
+    with connection.cursor() as cursor:
+        cursor.execute(sql, list(keys))
+        found = cursor.fetchall()
+    return [_converted(row, converters, connection) for row in found]
 
 
 def _begin_to_carry(connection) -> str | None:
@@ -236,14 +270,14 @@ _PLAIN = {
 }
 
 
-def _preparer(field, connection):
+def preparer(field, connection):
     """How a value of ``field`` goes to the driver: None when it goes as it is."""
     if field.get_internal_type() in _PLAIN:
         return None
     return lambda value: field.get_db_prep_save(value, connection)
 
 
-def _prepared(preparers: list, values: Iterable) -> list:
+def prepared(preparers: list, values: Iterable) -> list:
     return [v if p is None else p(v) for p, v in zip(preparers, values, strict=True)]
 
 
@@ -270,9 +304,9 @@ def _update(model: type[Model], where: dict, names: tuple[str, ...], values: lis
         sets = ", ".join(f"{q(f.column)} = %s" for f in fields)
         keys = " AND ".join(f"{q(model._meta.get_field(n).column)} = %s" for n in where)
         sql = f"UPDATE {q(model._meta.db_table)} SET {sets} WHERE {keys}"
-        built = cache[key] = (sql, [_preparer(f, connection) for f in fields])
+        built = cache[key] = (sql, [preparer(f, connection) for f in fields])
     sql, preparers = built
-    params = _prepared(preparers, values)
+    params = prepared(preparers, values)
     params.extend(where.values())
     _write(connection, sql, params)
 
@@ -372,6 +406,24 @@ def execute(sql: str, params: Sequence) -> None:
         cursor.execute(sql, params)
 
 
+def insert_returning_ids(model: type[Model], rows: Sequence[dict]) -> list:
+    """``bulk_create`` of rows (as :func:`insert_many`) whose keys the caller needs: sent at
+    once (after what :func:`together` holds), their primary keys in the rows' order."""
+    connection, cache = _db()
+    key = (model, "insert_returning_ids", len(rows))
+    built = cache.get(key)
+    if built is None:
+        sql, columns = _insert_plan(model, connection, len(rows))
+        pk = connection.ops.quote_name(model._meta.pk.column)
+        built = cache[key] = (f"{sql} RETURNING {pk}", columns)
+    sql, columns = built
+    now = timezone.now()
+    params = [value for given in rows for value in _row(columns, given, now)]
+    with at_once(), connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [pk for (pk,) in cursor.fetchall()]
+
+
 def _write(connection, sql: str, params: list) -> None:
     sql = _named(connection, sql)
     writes = getattr(_pending, "writes", None)
@@ -400,7 +452,7 @@ def _insert_plan(model: type[Model], connection, rows: int) -> tuple:
             f.attname,
             getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False),
             f.get_default,
-            _preparer(f, connection),
+            preparer(f, connection),
         )
         for f in fields
     ]

@@ -196,9 +196,11 @@ def count_games(games: Sequence[Sequence[Seated]], points: Callable[[int, int], 
 def _add(tallies: dict[int, Tally], apps, fresh: bool = False) -> None:
     """Add the tallies to the users' rows (made when missing), the totals rows locked first.
 
-    The rows by head to head and by think time are added to in the database, a statement
-    for each kind (the ORM's ``bulk_update`` took 100 ms a game building its CASE
-    expressions); inside a change every write is held and goes with its COMMIT.
+    A statement for each table, whatever the number of users: the totals as they
+    now are (read locked, added to here), the rows by head to head and by think time
+    added to in the database, the players' games and points too (the ORM's
+    ``bulk_update`` took 100 ms a game building its CASE expressions); inside a
+    change every write is held and goes with its COMMIT.
     ``fresh``: the users have no rows (:func:`recount` removed them).
     """
     Totals = apps.get_model("places", "ProfileTotals")
@@ -208,71 +210,92 @@ def _add(tallies: dict[int, Tally], apps, fresh: bool = False) -> None:
     users = sorted(tallies)
     empty = {"rank_counts": [0] * PLAYERS_PER_PLACE, "misses": {}}
     if fresh:
-        held = {u: Totals(user_id=u, **empty) for u in users}
+        held = {u: [empty.get(name, 0) for name in TOTALS_FIELDS] for u in users}
     else:
         with rows.at_once():  # the game before's totals, if this change finished it, first
             held = _locked(Totals, users)
-            if len(held) < len(users):
+            if len(held) < len(users):  # made first, so that two changes lock them in turn
                 Totals.objects.bulk_create(
                     [Totals(user_id=u, **empty) for u in users if u not in held],
                     ignore_conflicts=True,
                 )
                 held = _locked(Totals, users)
-    for u in users:
-        row, t = held[u], tallies[u]
-        for name in TOTALS_FIELDS:
-            if name == "rank_counts":
-                row.rank_counts = [
-                    a + b for a, b in zip(row.rank_counts, t.rank_counts, strict=True)
-                ]
-            elif name == "misses":
-                row.misses = dict(Counter(row.misses) + t.misses)
-            else:
-                setattr(row, name, getattr(row, name) + getattr(t, name))
+    totals = {
+        (u,): [
+            _sum(name, was, getattr(tallies[u], name))
+            for name, was in zip(TOTALS_FIELDS, held[u], strict=True)
+        ]
+        for u in users
+    }
+    _write_rows(Totals, ("user",), TOTALS_FIELDS, totals, add=False)
     opponents = {(u, o): v for u in users for o, v in tallies[u].opponents.items()}
     think = {(u, k): [v] for u in users for k, v in tallies[u].think.items()}
-    if fresh:
-        Totals.objects.bulk_create(list(held.values()), batch_size=500)
-    else:
-        for u in users:
-            rows.save(held[u], TOTALS_FIELDS)
-    _add_to_rows(Opponent, "opponent_id", OPPONENT_FIELDS, opponents)
-    _add_to_rows(Think, "tenths", ("turns",), think)
-    q = connections[DEFAULT_DB_ALIAS].ops.quote_name
-    adding = (
-        f"UPDATE {q(Player._meta.db_table)} SET {q('games')} = {q('games')} + %s, "
-        f"{q('points')} = {q('points')} + %s WHERE {q('id')} = %s"
-    )
-    for u in users:
-        for pk, (games, points) in tallies[u].places.items():
-            rows.execute(adding, [games, points, pk])
+    _write_rows(Opponent, ("user", "opponent"), OPPONENT_FIELDS, opponents)
+    _write_rows(Think, ("user", "tenths"), ("turns",), think)
+    _add_to_players(Player, {pk: v for u in users for pk, v in tallies[u].places.items()})
 
 
-def _locked(Totals, users: list[int]) -> dict:
-    return {
-        r.user_id: r
-        for r in Totals.objects.select_for_update().filter(user_id__in=users).order_by("user_id")
-    }
+def _locked(Totals, users: list[int]) -> dict[int, list]:
+    """The users' totals (``TOTALS_FIELDS``), their rows locked in user order."""
+    return {u: values for u, *values in rows.lock_many(Totals, "user", users, TOTALS_FIELDS)}
 
 
-def _add_to_rows(model, key: str, fields: Sequence[str], wanted: dict) -> None:
-    """Add ``wanted`` (``(user_id, key) -> values of fields``) to the rows of ``model``, made
-    when missing: ``INSERT … ON CONFLICT DO UPDATE SET f = f + excluded.f`` (SQLite and
-    PostgreSQL alike), a statement per few hundred rows. The caller holds the users'
-    totals rows."""
-    q = connections[DEFAULT_DB_ALIAS].ops.quote_name
+def _sum(name: str, was, more):
+    """A totals field's value with a tally's added."""
+    if name == "rank_counts":
+        return [a + b for a, b in zip(was, more, strict=True)]
+    if name == "misses":
+        return dict(Counter(was) + more)
+    return was + more
+
+
+def _write_rows(
+    model, keys: Sequence[str], fields: Sequence[str], wanted: dict, add: bool = True
+) -> None:
+    """Write ``wanted`` (key values -> values of fields) to the rows of ``model``, made when
+    missing: ``INSERT … ON CONFLICT DO UPDATE SET f = f + excluded.f`` (``add``) or
+    ``f = excluded.f`` (SQLite and PostgreSQL alike), a statement per few hundred rows. The
+    caller holds the users' totals rows."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    q = connection.ops.quote_name
     table = q(model._meta.db_table)
-    columns = ["user_id", model._meta.get_field(key).column, *fields]
+    key_columns = [model._meta.get_field(k).column for k in keys]
+    preparers = [rows.preparer(model._meta.get_field(f), connection) for f in fields]
+    columns = [*key_columns, *fields]
     one = "(" + ", ".join(["%s"] * len(columns)) + ")"
-    adding = ", ".join(f"{q(f)} = {table}.{q(f)} + excluded.{q(f)}" for f in fields)
+    setting = ", ".join(
+        f"{q(f)} = {table}.{q(f)} + excluded.{q(f)}" if add else f"{q(f)} = excluded.{q(f)}"
+        for f in fields
+    )
     items = list(wanted.items())
     for i in range(0, len(items), ROWS_A_STATEMENT):
         chunk = items[i : i + ROWS_A_STATEMENT]
         rows.execute(
             f"INSERT INTO {table} ({', '.join(q(c) for c in columns)}) "
             f"VALUES {', '.join([one] * len(chunk))} "
-            f"ON CONFLICT ({q(columns[0])}, {q(columns[1])}) DO UPDATE SET {adding}",
-            [x for (user_id, k), values in chunk for x in (user_id, k, *values)],
+            f"ON CONFLICT ({', '.join(q(c) for c in key_columns)}) DO UPDATE SET {setting}",
+            [x for key, values in chunk for x in (*key, *rows.prepared(preparers, values))],
+        )
+
+
+def _add_to_players(Player, added: dict[int, list[int]]) -> None:
+    """Add ``added`` (player id -> games, points) to the players' rows, a statement per few
+    hundred players."""
+    q = connections[DEFAULT_DB_ALIAS].ops.quote_name
+    items = sorted(added.items())
+    for i in range(0, len(items), ROWS_A_STATEMENT):
+        chunk = items[i : i + ROWS_A_STATEMENT]
+        cases = " ".join(["WHEN %s THEN %s"] * len(chunk))
+        rows.execute(
+            f"UPDATE {q(Player._meta.db_table)} SET "
+            f"{q('games')} = {q('games')} + CASE {q('id')} {cases} END, "
+            f"{q('points')} = {q('points')} + CASE {q('id')} {cases} END "
+            f"WHERE {q('id')} IN ({', '.join(['%s'] * len(chunk))})",
+            [
+                *(x for pk, (games, _) in chunk for x in (pk, games)),
+                *(x for pk, (_, points) in chunk for x in (pk, points)),
+                *(pk for pk, _ in chunk),
+            ],
         )
 
 

@@ -22,7 +22,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from places import errors
+from places import errors, rows
 from places.engine import uecda as u
 from places.engine.place import BETWEEN_GAMES, OVER, PlaceState
 from places.engine.replay import REVOLUTION
@@ -63,32 +63,41 @@ class Imported:
 
 
 def store_finished_games(
-    place: Place, players: Sequence[Player], records: Sequence[dict], now: datetime, over: bool
-) -> list[Game]:
-    """Write finished games of a ``uecda`` place from their version 2 records, in order.
+    place: Place,
+    players: Sequence[Player],
+    records: Sequence[dict],
+    now: datetime,
+    over: bool,
+    saved_with: Sequence[str] = (),
+) -> list[int]:
+    """Write finished games of a ``uecda`` place from their version 2 records, in order;
+    returns their ids.
 
     Call inside the transaction that holds the place's row; ``players`` are the
     place's, by number (``Player.seat``). ``over``: the engine state says the place
-    ended with them (its ``state`` and ``finished_at`` are the caller's to set).
+    ended with them (its ``state`` and ``finished_at`` are the caller's to set, and
+    ``saved_with`` the place's fields the caller changed: saved in the same statement).
     """
-    games = Game.objects.bulk_create(
+    games = rows.insert_returning_ids(
+        Game,
         [
-            Game(
-                place=place,
-                no=r["game"],
-                status=Game.FINISHED,
-                place_info=order_name(r["order"] == REVOLUTION),
-                record=r,
-            )
+            {
+                "place_id": place.id,
+                "no": r["game"],
+                "status": Game.FINISHED,
+                "place_info": order_name(r["order"] == REVOLUTION),
+                "record": r,
+            }
             for r in records
-        ]
+        ],
     )
-    Rank.objects.bulk_create(
+    rows.insert_many(
+        Rank,
         [
-            Rank(game=game, player=players[p], rank=rank)
-            for game, r in zip(games, records, strict=True)
+            {"game_id": game_id, "player_id": players[p].id, "rank": rank}
+            for game_id, r in zip(games, records, strict=True)
             for p, rank in enumerate(r["ranks"])
-        ]
+        ],
     )
     state = Position.decode(place.engine_state).state or PlaceState(
         PLAYERS_PER_PLACE, place.game_count, BETWEEN_GAMES
@@ -103,7 +112,7 @@ def store_finished_games(
             points=tuple(points),
         )
     place.engine_state = Position(state.replace(phase=OVER if over else BETWEEN_GAMES)).encode()
-    place.save(update_fields=["engine_state", "updated_at"])
+    rows.save(place, ["engine_state", "updated_at", *saved_with])
     profiles.count_games(
         [
             [
@@ -116,8 +125,8 @@ def store_finished_games(
     )
     if place.rated:
         user_ids = [p.user_id for p in players]
-        for game, r in zip(games, records, strict=True):
-            ratings.rate_game(game.id, user_ids, r["ranks"], now)
+        for game_id, r in zip(games, records, strict=True):
+            ratings.rate_game(game_id, user_ids, r["ranks"], now)
     return games
 
 
@@ -354,21 +363,29 @@ def abort_orphaned_matches() -> list[int]:
     return aborted
 
 
-def store_match_games(place_id: int, records: Sequence[dict], over: bool) -> None:
+def store_match_games(
+    place_id: int, records: Sequence[dict], over: bool, players: Sequence[Player] | None = None
+) -> list[Player]:
     """Write finished games of a TCP match in one transaction (the place row locked);
     ``over``: the last game of the match is among them, the place is finished.
     ``ALREADY_OVER`` when the place is not running any more (staff stopped it): its
-    match must stop, and nothing is written."""
+    match must stop, and nothing is written. ``players``: the place's, by number, as
+    the call before returned them (a match's seats do not change); None: read here.
+
+    On PostgreSQL the writes after the totals are read go with the COMMIT, in one
+    round trip (``rows.together``)."""
     now = timezone.now()
-    with transaction.atomic():
-        place = Place.objects.select_for_update().get(id=place_id)
+    with transaction.atomic(), rows.together(commit=True):
+        place = rows.lock(Place, place_id)
         if place.state != Place.State.RUNNING:
             raise errors.Refused(
                 errors.ALREADY_OVER, f"place {place_id} is {place.state}: its games are not stored"
             )
-        players = list(Player.objects.filter(place=place).order_by("seat"))
-        store_finished_games(place, players, records, now, over)
+        if players is None:
+            players = list(Player.objects.filter(place=place).order_by("seat"))
+        finished = ("state", "finished_at") if over else ()
         if over:
             place.state = Place.State.FINISHED
             place.finished_at = now
-            place.save(update_fields=["state", "finished_at", "updated_at"])
+        store_finished_games(place, players, records, now, over, finished)
+    return players

@@ -383,13 +383,20 @@ async def play_match(
     tcp = [p for p, s in enumerate(seats) if isinstance(s, Connection)]
     natives = [isinstance(s, Connection) and s.native for s in seats]
 
-    def same_table_to_all(table: Sequence[int]) -> None:
+    def field_to_all(table: Sequence[int], then: int | None, mover: int, code: int) -> None:
+        """A submission's field table to all, ``then`` (the game state, None: none yet) after
+        it, and the mover's accept code before it: a send to each (what each is sent
+        goes whole in one write anyway)."""
         encoded: dict[bool, bytes] = {}
-        for c in conns:
+        for c_p in tcp:
+            c = seats[c_p]
             data = encoded.get(c.native)
             if data is None:
-                data = encoded[c.native] = w.encode(table, c.native)
-            c.send(data)
+                data = w.encode(table, c.native)
+                if then is not None:
+                    data += w.encode_int(then, c.native)
+                encoded[c.native] = data
+            c.send(w.encode_int(code, c.native) + data if c_p == mover else data)
 
     def flush_all() -> None:
         for c in conns:
@@ -437,8 +444,8 @@ async def play_match(
         plays: list[Submission] = []
         outcomes: list[u.Outcome] = []
         drawn = False
+        shown_ranks = None if first else w.rank_cells(mibun)
         while True:
-            shown_ranks = None if first else w.rank_cells(mibun)
             tables = w.turn_table_bytes(g, shown_ranks, deal.seats, natives)
             for c_p in tcp:
                 seats[c_p].send(tables[c_p])
@@ -453,20 +460,23 @@ async def play_match(
             g, done = u.submit(g, p, move)
             plays.append(Submission(p, move.text(), move.ones, move.twos))
             outcomes.append(done)
+            code = 0
             if isinstance(s, Connection):
-                s.send_int(w.REJECTED if data is None else w.accept_code(before, done))
+                code = w.REJECTED if data is None else w.accept_code(before, done)
             if done.rank:
                 mibun[done.rank - 1] = p
-            shown_ranks = None if first else w.rank_cells(mibun)
-            same_table_to_all(w.field_table(before, g, done, shown_ranks, deal.seats))
+                if not first:
+                    shown_ranks = w.rank_cells(mibun)
+            field = w.field_table(before, g, done, shown_ranks, deal.seats)
             if g.phase == u.DRAW:
                 drawn = True
                 g = u.settle_draw(g, u.draw_order(g, rng))
             if watch is not None:
                 watch.submitted(before, p, move, done, g)
-            if g.phase == u.OVER:
+            over = g.phase == u.OVER
+            field_to_all(field, None if over else w.CONTINUE, p, code)
+            if over:
                 break
-            int_to_all(w.CONTINUE)
         mibun = sorted(range(u.PLAYERS), key=lambda q: g.ranks[q])
         match = u.finish_game(match, deal, g)
         if watch is not None:
@@ -564,6 +574,7 @@ class GameWriter:
         self.every = every
         self.most = most
         self.queue: asyncio.Queue[tuple[int, dict]] = asyncio.Queue()
+        self.players: list | None = None  # the place's, read by the first write
         self.task = None if every is None else asyncio.create_task(self._write())
 
     def put(self, game_no: int, record: dict) -> Awaitable[None] | None:
@@ -577,7 +588,9 @@ class GameWriter:
         from places.realtime import db_thread
         from places.services.uecda import store_match_games
 
-        await db_thread.run(store_match_games, self.place_id, records, over, place=self.place_id)
+        self.players = await db_thread.run(
+            store_match_games, self.place_id, records, over, self.players, place=self.place_id
+        )
 
     async def _write(self) -> None:
         last = 0

@@ -1,0 +1,68 @@
+"""What storing one finished UECda game costs ``uecda_match``: ``store_match_games`` of a
+game at a time (its transaction: the place locked, the Game and Rank rows, the engine
+state, the five players' profiles, the commit), as the default writer calls it between a
+game's end and its clients hearing of it. Not a test: figures.
+
+    python bench/uecda_write.py [--games 200] [--runs 3] [--db sqlite|postgres]
+
+The records are those of a match between five greedy house seats, played first in
+process; prints the CPU (this process's) and wall time a game, median of the runs,
+each run on a place of its own in a fresh database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import time
+
+from turn import drop, setup
+
+
+def records(games: int) -> list[dict]:
+    from bots.strategies import resolve_uecda
+    from places.uecda.match import HouseSeat, play_match
+
+    played: list[dict] = []
+    seats = [HouseSeat(f"greedy{p}", resolve_uecda("greedy")) for p in range(5)]
+    head = {"id": 0, "title": "bench", "games": games}
+    asyncio.run(play_match(seats, games, "bench", head, lambda no, r: played.append(r)))
+    return played
+
+
+def run(played: list[dict], n: int) -> tuple[float, float]:
+    """CPU and wall seconds a game, all but the last game written one at a time."""
+    from places.services.uecda import open_match, store_match_games
+
+    place_id = open_match("bench", len(played), "bench", [f"w{n}_{p}" for p in range(5)], False)
+    players = store_match_games(place_id, played[:1], False)  # the match's first write
+    cpu, wall = time.process_time(), time.perf_counter()
+    for record in played[1:-1]:
+        store_match_games(place_id, [record], False, players)
+    games = len(played) - 2
+    return (time.process_time() - cpu) / games, (time.perf_counter() - wall) / games
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
+    args = parser.parse_args()
+    dropped = setup(args.db)
+    try:
+        played = records(args.games)
+        runs = [run(played, n) for n in range(args.runs)]
+    finally:
+        drop(dropped)
+    cpu = statistics.median(c for c, _ in runs)
+    wall = statistics.median(w for _, w in runs)
+    print(
+        f"{args.db}: a game's write {cpu * 1e3:.2f} ms CPU, {wall * 1e3:.2f} ms wall "
+        f"(median of {args.runs} runs of {args.games - 2} games)"
+    )
+
+
+if __name__ == "__main__":
+    main()
