@@ -57,6 +57,26 @@ def _db_work_in_the_calling_thread(settings):
     settings.DB_THREAD = False
 
 
+#: The sender's state of ``places/realtime/broadcast.py``, which ``attach`` sets for a loop.
+_SENDER_STATE = ("_loop", "_outbox", "_relay", "_sequencer")
+
+
+@pytest.fixture(autouse=True)
+def _a_sender_of_each_test():
+    """What a test attached the event sender to (its own loop, with Redis a relay and a
+    sequencer: a UECda match's watch attaches it) ends with the test, as a server's ends
+    with its process: a later test in the same worker starts unattached."""
+    from places.realtime import broadcast
+
+    before = {name: getattr(broadcast, name) for name in _SENDER_STATE}
+    peers = dict(broadcast._peers)
+    yield
+    for name, value in before.items():
+        setattr(broadcast, name, value)
+    broadcast._peers.clear()
+    broadcast._peers.update(peers)
+
+
 @pytest.fixture
 async def close_thread_connections():
     """Close what async tests' database thread holds afterwards (on PostgreSQL an open
