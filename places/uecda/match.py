@@ -651,17 +651,18 @@ async def play_place(
     if writer.task is not None:
         writer.task.add_done_callback(written)
     try:
-        match = await play
-    except BaseException:
-        writer.cancel()
-        task = writer.task
-        failed = task is not None and task.done() and not task.cancelled() and task.exception()
-        if failed:
-            raise failed from None
-        raise
+        try:
+            match = await play
+        except BaseException:
+            writer.cancel()
+            task = writer.task
+            failed = task is not None and task.done() and not task.cancelled() and task.exception()
+            if failed:
+                raise failed from None
+            raise
+        await writer.finish()  # games written behind: still this process's place meanwhile
     finally:
         lease.cancel()
-    await writer.finish()
     if watch is not None:
         await broadcast.sent()  # the last frames, before a drop-in's process ends
     return match
