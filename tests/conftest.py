@@ -57,6 +57,17 @@ def _db_work_in_the_calling_thread(settings):
     settings.DB_THREAD = False
 
 
+@pytest.fixture(autouse=True)
+def _fresh_seat_cache():
+    """A test's places start with no seats kept: a flushed database gives its place ids
+    again, and the process's cache of started places' seats would answer for the old ones."""
+    from places.reads import seats
+
+    seats.forget()
+    yield
+    seats.forget()
+
+
 #: The sender's state of ``places/realtime/broadcast.py``, which ``attach`` sets for a loop.
 _SENDER_STATE = ("_loop", "_outbox", "_relay", "_sequencer")
 

@@ -6,16 +6,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from places import services
-from places.reads import seats
 
 NAMES = ("alice", "bob", "charlie", "dave", "eve")
-
-
-@pytest.fixture(autouse=True)
-def _fresh_seat_cache():
-    seats.forget()
-    yield
-    seats.forget()
 
 
 @pytest.fixture
