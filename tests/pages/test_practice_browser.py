@@ -137,13 +137,20 @@ def test_a_person_plays_a_whole_practice_against_the_house_bots_by_clicking(brow
     context.close()
 
 
-def test_a_person_without_a_place_practises_from_the_login_page(browser, server):
+def practice_form_on_the_login_page(browser, server):
+    """A new browser context on the login page, the practice form's name and password
+    filled in: the context, its page and the page's errors."""
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     errors = watch_errors(page)
     page.goto(f"{server.url}/login")
     page.fill("#id_practice_name", PERSON)
     page.fill("#id_practice_password", f"{PERSON}-pw")
+    return context, page, errors
+
+
+def test_a_person_without_a_place_practises_from_the_login_page(browser, server):
+    context, page, errors = practice_form_on_the_login_page(browser, server)
     page.select_option("#id_practice_bot_1", "random")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "practice_form_on_the_login_page.png"))
@@ -159,12 +166,7 @@ def test_a_person_without_a_place_practises_from_the_login_page(browser, server)
 
 
 def test_a_person_asks_for_a_uecda_practice_reads_the_code_and_her_client_plays_it(browser, server):
-    context = browser.new_context(viewport=VIEWPORT)
-    page = context.new_page()
-    errors = watch_errors(page)
-    page.goto(f"{server.url}/login")
-    page.fill("#id_practice_name", PERSON)
-    page.fill("#id_practice_password", f"{PERSON}-pw")
+    context, page, errors = practice_form_on_the_login_page(browser, server)
     page.select_option("#id_practice_rules", "uecda")
     page.fill("#id_practice_games", "2")
     with page.expect_navigation():
