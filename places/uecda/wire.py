@@ -195,12 +195,17 @@ def cards_of_bytes(data: bytes, native: bool = False) -> int:
 
 
 @lru_cache(maxsize=4096)
-def hand_rows(hand: int) -> tuple[int, ...]:
-    """Rows 0–4 of a hand's table (75 ints): made once per hand, as hands repeat
-    from turn to turn."""
+def cell_rows(ones: int, twos: int) -> tuple[int, ...]:
+    """Rows 0–4 of a table holding these cells (75 ints): made once, as hands and the
+    plays on the field repeat from turn to turn."""
     table = [0] * 75
-    put_cells(table, *hand_cells(hand))
+    put_cells(table, ones, twos)
     return tuple(table)
+
+
+def hand_rows(hand: int) -> tuple[int, ...]:
+    """Rows 0–4 of a hand's table."""
+    return cell_rows(*hand_cells(hand))
 
 
 def _row6(
@@ -276,7 +281,13 @@ _NATIVE_TAIL = struct.Struct(f"={CELLS - 75}i")
 @lru_cache(maxsize=8192)
 def hand_bytes(hand: int, native: bool) -> bytes:
     """Rows 0–4 of a hand's table as sent (its 300 bytes), made once per hand."""
-    return (_NATIVE_ROWS if native else _BIG_ROWS).pack(*hand_rows(hand))
+    return _rows_bytes(hand_rows(hand), native)
+
+
+@lru_cache(maxsize=4096)
+def _rows_bytes(rows: tuple[int, ...], native: bool) -> bytes:
+    """Rows 0–4 as sent (300 bytes), made once per cells."""
+    return (_NATIVE_ROWS if native else _BIG_ROWS).pack(*rows)
 
 
 def turn_table_bytes(
@@ -309,6 +320,33 @@ def turn_table_bytes(
     return out
 
 
+def _field(
+    before: u.UecdaGame,
+    after: u.UecdaGame,
+    done: u.Outcome,
+    rank_of: Sequence[int] | None,
+    seats: Sequence[int],
+) -> tuple[tuple[int, ...], list[int]]:
+    """The field table's rows 0–4 and rows 5–7 (see :func:`field_table`)."""
+    stage = done.move if done.accepted else before.stage
+    locked = after.locked
+    if done.cleared and after.phase == u.TURN:
+        locked = u.judge(before, done.player, done.move)[1]  # the lock before the clear
+    tail = [0] * (CELLS - 75)
+    tail[3] = done.player
+    tail[4] = int(stage is None)
+    tail[6] = int(after.revolution)
+    tail[7] = int(locked)
+    for p in range(u.PLAYERS):
+        tail[15 + p] = after.hands[p].bit_count()
+        tail[20 + p] = 0 if rank_of is None else rank_of[p]
+        tail[25 + p] = seats[p]
+    return (_EMPTY_ROWS if stage is None else cell_rows(stage.ones, stage.twos)), tail
+
+
+_EMPTY_ROWS = (0,) * 75
+
+
 def field_table(
     before: u.UecdaGame,
     after: u.UecdaGame,
@@ -320,16 +358,23 @@ def field_table(
     trick (the clear is not shown yet), ``[5][3]`` who submitted, ``[5][4]`` 1 if no
     play is on the field, the revolution and the lock as the submission left them
     before any clear, row 6 with the counts after it."""
-    table = [0] * CELLS
-    stage = done.move if done.accepted else before.stage
-    if stage is not None:
-        put_cells(table, stage.ones, stage.twos)
-    locked = after.locked
-    if done.cleared and after.phase == u.TURN:
-        locked = u.judge(before, done.player, done.move)[1]  # the lock before the clear
-    _flags(table, done.player, stage is None, after.revolution, locked)
-    _row6(table, [h.bit_count() for h in after.hands], rank_of, seats)
-    return table
+    rows, tail = _field(before, after, done, rank_of, seats)
+    return [*rows, *tail]
+
+
+def field_table_bytes(
+    before: u.UecdaGame,
+    after: u.UecdaGame,
+    done: u.Outcome,
+    rank_of: Sequence[int] | None,
+    seats: Sequence[int],
+    native: bool,
+) -> bytes:
+    """:func:`field_table` as sent: the cached rows of the play on the field and the
+    encoded rows 5–7 (every value there is a count, a rank, a player or a flag: none
+    negative, so both orders send it as it is)."""
+    rows, tail = _field(before, after, done, rank_of, seats)
+    return _rows_bytes(rows, native) + (_NATIVE_TAIL if native else _BIG_TAIL).pack(*tail)
 
 
 def accept_code(before: u.UecdaGame, done: u.Outcome) -> int:

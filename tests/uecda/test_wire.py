@@ -7,6 +7,7 @@ import sys
 
 from places.engine import uecda as u
 from places.engine.rules import UECDA
+from places.engine.uecda_legal import legal_moves
 from places.uecda import wire as w
 
 SEATS = (0, 1, 2, 3, 4)
@@ -163,3 +164,24 @@ def test_the_turn_tables_bytes_are_the_turn_tables_encoded():
     assert w.turn_table_bytes(g, None, SEATS, [False] * 5) == [
         w.encode(t) for t in w.turn_tables(g, None, SEATS)
     ]
+
+
+def test_the_field_tables_bytes_are_the_field_tables_encoded():
+    g = game("S3S4J3", "D3D8S9", "H5H6H7", "C9", "CTCQ", seats=(2, 0, 4, 1, 3))
+    ranks = [1, 0, 4, 3, 2]
+    shown = set()
+    for i in range(12):
+        if g.phase != u.TURN:
+            break
+        moves = legal_moves(g, g.turn)
+        move = moves[i % len(moves)] if moves and i % 3 else u.analyze(0, 0)
+        before = g
+        g, done = u.submit(g, g.turn, move)
+        shown.add(done.accepted)
+        for rank_of in (None, ranks):
+            for native in (False, True):
+                table = w.field_table(before, g, done, rank_of, (2, 0, 4, 1, 3))
+                assert w.field_table_bytes(
+                    before, g, done, rank_of, (2, 0, 4, 1, 3), native
+                ) == w.encode(table, native)
+    assert shown == {True, False}  # plays on the field and passes both sent
