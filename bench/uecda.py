@@ -8,7 +8,8 @@ Prints, median of ``--runs`` runs: ``uecda_match`` with five project UECda clien
 (``python -m bots --transport uecda``, greedy); and when TNDHMS and UECDA_CLIENT
 name a built tndhms and stock client (UECDA.md), tndhms with five stock clients
 and ``uecda_match`` with five stock clients: by default (each game committed before
-its clients hear it end), and with ``--write-every 0`` and ``1`` (games written
+its clients hear it end), with ``--poll 0`` (the server sleeps at once while a client
+thinks: what polling buys), and with ``--write-every 0`` and ``1`` (games written
 behind the match: what that durability costs). Each figure is the match's games over
 the wall time from the start of the fifth client to the server's exit (storing
 every game included, on a fresh SQLite database), with the server's CPU a turn
@@ -104,10 +105,12 @@ def uecda_match(
     work: Path,
     every: float | None = None,
     redis: str = "",
+    poll: float | None = None,
 ) -> Run:
     """``every``: its ``--write-every`` (None: the default, each game committed before its
     clients hear it end). ``redis``: the channel layer it shares with a server (its live
-    frames are built and sent); none: no spectator can listen, no frame is built."""
+    frames are built and sent); none: no spectator can listen, no frame is built.
+    ``poll``: its ``--poll`` (None: the default)."""
     db = work / "run.sqlite3"
     shutil.copy(migrated, db)
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "DEBUG": "0", "SECRET_KEY": "bench"}
@@ -118,7 +121,8 @@ def uecda_match(
     server = subprocess.Popen(
         [PYTHON, "manage.py", "uecda_match", "--games", str(games), "--port", str(port),
          "--host", "127.0.0.1", "--seed", "bench",
-         *([] if every is None else ["--write-every", str(every)])],
+         *([] if every is None else ["--write-every", str(every)]),
+         *([] if poll is None else ["--poll", str(poll)])],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )  # fmt: skip
     wait_listening(port, server)
@@ -231,6 +235,9 @@ def main() -> int:
                 results.setdefault("uecda_match, 5 stock clients", []).append(
                     uecda_match(args.games, stock_client, migrated, work)
                 )
+                results.setdefault("uecda_match --poll 0, 5 stock clients", []).append(
+                    uecda_match(args.games, stock_client, migrated, work, poll=0.0)
+                )  # what polling before sleeping buys
                 for every in (0.0, 1.0):  # games written behind the match: what durability costs
                     results.setdefault(
                         f"uecda_match --write-every {every:g}, 5 stock clients", []

@@ -6,10 +6,12 @@ order, the player number being that order, and sends each its number.
 :func:`play_match` plays the games with the engine (:mod:`places.engine.uecda`,
 the arena's engine too) in tndhms's message order, each table whole in a write,
 reading full 480-byte tables however the bytes come. What a client is sent
-waits until it is asked for a table, or the game ends, and then leaves in one
-write: the bytes it reads are tndhms's, in tndhms's order, and a client wakes
-once for its own turn rather than at every turn of the others. After the last
-game every socket has the game state 2 and is closed.
+waits until it is asked for a table, or the player before it in the seat order
+is, or the game ends, and then leaves in one write: the bytes it reads are
+tndhms's, in tndhms's order, and a client wakes about twice a round rather than
+at every table. While it waits for a table, a drop-in match polls its loop for a
+moment before it sleeps (:meth:`Connection._wait`). After the last game every
+socket has the game state 2 and is closed.
 
 A seat is a :class:`Connection` or a :class:`HouseSeat` (a sample strategy played
 in process). A connection that closes passes from then on, as in tndhms, and is
@@ -23,6 +25,7 @@ import asyncio
 import logging
 import random
 import socket
+import time
 from collections.abc import Awaitable, Callable, Sequence
 
 from bots.strategies import UecdaStrategy, UecdaView, uecda_give
@@ -57,13 +60,15 @@ WRITE_STALL_SECONDS = 10.0
 MAX_PENDING = 64
 #: Seconds the close at the end waits for a client to take its last bytes.
 CLOSE_SECONDS = 5.0
+#: Seconds a drop-in match polls for a client's table before it sleeps (:meth:`Connection._wait`).
+POLL_SECONDS = 0.0005
 
 
 class Connection(asyncio.Protocol):
     """A client's socket, bounded both ways. Out: what the server sends it is queued
-    and goes in one write (each table whole in it) when the server next asks it for a
-    table, a game ends (:func:`play_match`) or 8 KiB are queued; a client that
-    lets more than :data:`MAX_UNSENT_BYTES` pile up, or none of it drain for
+    and goes in one write (each table whole in it) when the server next asks it or the
+    player before it for a table, a game ends (:func:`play_match`) or 8 KiB are queued;
+    a client that lets more than :data:`MAX_UNSENT_BYTES` pile up, or none of it drain for
     :data:`WRITE_STALL_SECONDS`, is dropped. In: full 480-byte tables however the
     bytes come; more than :data:`MAX_UNREAD_TABLES` unasked is flooding, and closes it.
     A table asked for but late is owed: the client still sends it, and it is
@@ -161,10 +166,22 @@ class Connection(asyncio.Protocol):
     def send_int(self, value: int) -> None:
         self.send(w.encode_int(value, self.native))
 
-    async def _wait(self, ready: Callable[[], bool], seconds: float | None) -> bool:
-        """Until ``ready()`` or the connection is lost (True), or ``seconds`` pass (False)."""
+    async def _wait(
+        self, ready: Callable[[], bool], seconds: float | None, poll: float = 0.0
+    ) -> bool:
+        """Until ``ready()`` or the connection is lost (True), or ``seconds`` pass (False).
+
+        ``poll``: for up to that many seconds first, the loop goes round without sleeping
+        (it polls the sockets and runs what is ready) before it waits: waking a process
+        from sleep costs a machine's scheduler 50–100 µs (a virtual one's more), longer
+        than a stock client takes to answer, and a match of such clients waits for one
+        at every turn. A client that takes longer costs that much CPU a turn."""
         loop = asyncio.get_running_loop()
         end = None if seconds is None else loop.time() + seconds  # one deadline, however woken
+        if poll and self.alive and not ready():
+            stop = time.monotonic() + (poll if seconds is None else min(poll, seconds))
+            while self.alive and not ready() and time.monotonic() < stop:
+                await asyncio.sleep(0)  # a turn of the loop; its poll of the sockets does not sleep
         while self.alive and not ready():
             waiter = self.waiter = loop.create_future()
             timer = None if end is None else loop.call_at(end, self._wake, False)
@@ -180,9 +197,10 @@ class Connection(asyncio.Protocol):
     def has_table(self) -> bool:
         return len(self.buffer) >= w.TABLE_BYTES
 
-    async def wait_table(self, seconds: float | None = None) -> bool:
-        """Until a whole table is in (or the connection is lost): False if ``seconds`` passed."""
-        return await self._wait(self.has_table, seconds)
+    async def wait_table(self, seconds: float | None = None, poll: float = 0.0) -> bool:
+        """Until a whole table is in (or the connection is lost): False if ``seconds`` passed.
+        ``poll``: see :meth:`_wait`."""
+        return await self._wait(self.has_table, seconds, poll)
 
     def take_table(self) -> bytes:
         """The first whole table in; all zeros (a pass, as in tndhms) when none is."""
@@ -192,11 +210,12 @@ class Connection(asyncio.Protocol):
         del self.buffer[: w.TABLE_BYTES]
         return data
 
-    async def read_bytes(self, seconds: float | None = None) -> bytes | None:
+    async def read_bytes(self, seconds: float | None = None, poll: float = 0.0) -> bytes | None:
         """The next table's 480 bytes; None if it did not come within ``seconds`` (it is
-        then owed, and discarded when it comes). A lost connection reads as all zeros."""
+        then owed, and discarded when it comes). A lost connection reads as all zeros.
+        ``poll``: see :meth:`_wait`."""
         self.flush()
-        if not await self.wait_table(seconds):
+        if not await self.wait_table(seconds, poll):
             self.owed += 1
             return None
         return self.take_table()
@@ -265,11 +284,13 @@ class MoveClock:
     """A place's time limit per move and bank per game (rules.md §11, tournaments.md "The
     time bank"), for the moves read over TCP: a move may run past the limit while its
     player's bank for the game lasts; what it runs past comes off the bank, and a late
-    move spends all of it. ``seconds`` None: no limit, as in tndhms."""
+    move spends all of it. ``seconds`` None: no limit, as in tndhms. ``poll``: how long
+    each read polls before it sleeps (:meth:`Connection._wait`)."""
 
-    def __init__(self, seconds: float | None, bank: float = 0.0):
+    def __init__(self, seconds: float | None, bank: float = 0.0, poll: float = 0.0):
         self.seconds = seconds
         self.bank = bank
+        self.poll = poll
         self.banks = [bank] * u.PLAYERS
 
     def new_game(self) -> None:
@@ -279,10 +300,10 @@ class MoveClock:
     async def read(self, conn: Connection, p: int) -> bytes | None:
         """Player ``p``'s next table, or None when it is late (the table is then owed)."""
         if self.seconds is None:
-            return await conn.read_bytes()
+            return await conn.read_bytes(None, self.poll)
         loop = asyncio.get_running_loop()
         started = loop.time()
-        data = await conn.read_bytes(self.seconds + self.banks[p])
+        data = await conn.read_bytes(self.seconds + self.banks[p], self.poll)
         if data is None:
             self.banks[p] = 0.0
         else:
@@ -367,15 +388,22 @@ async def play_match(
     *,
     move_seconds: float | None = None,
     bank_seconds: float = 0.0,
+    poll_seconds: float = 0.0,
 ) -> u.UecdaMatch:
     """Play ``games`` games on five seats (by player number) in tndhms's message order;
     ``on_game(game_no, record)`` after each, awaited (when it returns an awaitable)
     before the clients hear that the game is over. ``watch``: told of the deal, the
     exchange, each submission and each game's end, for the live frames
     (``places/uecda/watch.py``). ``move_seconds``: each move's time limit,
-    ``bank_seconds`` each player's bank per game (:class:`MoveClock`)."""
+    ``bank_seconds`` each player's bank per game (:class:`MoveClock`), ``poll_seconds``
+    how long a read polls before it sleeps (:meth:`Connection._wait`).
+
+    When a client is asked for its move, what it is owed goes at once, and so does what
+    the player after it in the seat order is owed: that one, most often the next asked,
+    reads the tables of this turn and the ones before while this one thinks, rather
+    than after."""
     rng = random.Random(seed)
-    clock = MoveClock(move_seconds, bank_seconds)
+    clock = MoveClock(move_seconds, bank_seconds, poll_seconds)
     match = u.UecdaMatch(UECDA)
     names = [s.name for s in seats]
     mibun = list(range(u.PLAYERS))  # the player at each rank, as tndhms keeps it
@@ -383,7 +411,15 @@ async def play_match(
     tcp = [p for p, s in enumerate(seats) if isinstance(s, Connection)]
     natives = [isinstance(s, Connection) and s.native for s in seats]
 
-    def field_to_all(table: Sequence[int], then: int | None, mover: int, code: int) -> None:
+    def field_to_all(
+        before: u.UecdaGame,
+        g: u.UecdaGame,
+        done: u.Outcome,
+        rank_of: Sequence[int] | None,
+        seats_of: Sequence[int],
+        then: int | None,
+        code: int,
+    ) -> None:
         """A submission's field table to all, ``then`` (the game state, None: none yet) after
         it, and the mover's accept code before it: a send to each (what each is sent
         goes whole in one write anyway)."""
@@ -392,11 +428,11 @@ async def play_match(
             c = seats[c_p]
             data = encoded.get(c.native)
             if data is None:
-                data = w.encode(table, c.native)
+                data = w.field_table_bytes(before, g, done, rank_of, seats_of, c.native)
                 if then is not None:
                     data += w.encode_int(then, c.native)
                 encoded[c.native] = data
-            c.send(w.encode_int(code, c.native) + data if c_p == mover else data)
+            c.send(w.encode_int(code, c.native) + data if c_p == done.player else data)
 
     def flush_all() -> None:
         for c in conns:
@@ -454,6 +490,10 @@ async def play_match(
             if isinstance(s, HouseSeat):
                 move = s.answer(g, p)
             else:
+                s.flush()
+                ahead = seats[g.next_of[p]]
+                if isinstance(ahead, Connection):
+                    ahead.flush()
                 data = await clock.read(s, p)
                 move = PASS_MOVE if data is None else w.move_of_bytes(data, s.native)
             before = g
@@ -467,14 +507,15 @@ async def play_match(
                 mibun[done.rank - 1] = p
                 if not first:
                     shown_ranks = w.rank_cells(mibun)
-            field = w.field_table(before, g, done, shown_ranks, deal.seats)
+            field_to = g  # the field table shows the submission, before a draw's ranks
             if g.phase == u.DRAW:
                 drawn = True
                 g = u.settle_draw(g, u.draw_order(g, rng))
             if watch is not None:
                 watch.submitted(before, p, move, done, g)
             over = g.phase == u.OVER
-            field_to_all(field, None if over else w.CONTINUE, p, code)
+            then = None if over else w.CONTINUE
+            field_to_all(before, field_to, done, shown_ranks, deal.seats, then, code)
             if over:
                 break
         mibun = sorted(range(u.PLAYERS), key=lambda q: g.ranks[q])
@@ -682,12 +723,15 @@ async def serve_match(
     write_every: float | None = None,
     move_seconds: float | None = None,
     bank_seconds: float = 0.0,
+    poll_seconds: float = POLL_SECONDS,
 ) -> tuple[int, float]:
     """Listen, seat ``5 - len(house)`` clients in accept order (the house strategies
     take the last seats), play and store the match; returns the place and the
     seconds from seating to the last game stored. ``ready(port)`` once listening;
     ``write_every``: see :class:`GameWriter`; ``move_seconds`` and ``bank_seconds``:
-    the place's time limit and bank (:class:`MoveClock`), checked before listening."""
+    the place's time limit and bank (:class:`MoveClock`), checked before listening;
+    ``poll_seconds``: how long a read polls before it sleeps (:meth:`Connection._wait`:
+    a drop-in has the machine to itself, and its clients are often quick)."""
     from bots.strategies import resolve_uecda
     from places.realtime import db_thread
     from places.services.uecda import abort_orphaned_matches, check_clock, open_match
@@ -712,7 +756,7 @@ async def serve_match(
         )  # fmt: skip
         await play_place(
             place_id, title, seats, games, seed, write_every,
-            move_seconds=move_seconds, bank_seconds=bank_seconds,
+            move_seconds=move_seconds, bank_seconds=bank_seconds, poll_seconds=poll_seconds,
         )  # fmt: skip
     finally:
         for c in conns:

@@ -185,6 +185,8 @@ def test_the_command_prints_its_last_line(capsys):
             "greedy",
             "--write-every",
             "0.2",
+            "--poll",
+            "0",
         )
 
     thread = threading.Thread(target=command)

@@ -21,7 +21,7 @@ from django.core.management.base import CommandError
 from bots.strategies import UECDA_STRATEGIES
 from places.errors import Refused
 from places.management.base import OneLineCommand, refused
-from places.uecda.match import PORT, serve_match
+from places.uecda.match import POLL_SECONDS, PORT, serve_match
 
 
 def run_loop(main: Coroutine) -> Any:
@@ -77,6 +77,15 @@ class Command(OneLineCommand):
             metavar="SECONDS",
             help="seconds a player's moves may run past the limit over one game (0: none)",
         )
+        parser.add_argument(
+            "--poll",
+            type=float,
+            default=POLL_SECONDS * 1e6,
+            metavar="MICROSECONDS",
+            help="how long the server polls for a client's table before it sleeps "
+            "(%(default)g; quicker turns with quick clients, that much CPU a turn with slow "
+            "ones; 0: it sleeps at once)",
+        )
 
     def handle(
         self,
@@ -91,6 +100,7 @@ class Command(OneLineCommand):
         write_every,
         time_limit,
         time_bank,
+        poll,
         **options,
     ):
         if len(house) > 5:
@@ -114,6 +124,7 @@ class Command(OneLineCommand):
                     write_every=None if write_every is None else max(0.0, write_every),
                     move_seconds=time_limit,
                     bank_seconds=time_bank,
+                    poll_seconds=max(0.0, poll) / 1e6,
                 )
             )
         except Refused as e:
