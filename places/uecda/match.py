@@ -81,6 +81,7 @@ class Connection(asyncio.Protocol):
         self.native = False  # 20060: no handshake came
         self.name = ""
         self.alive = True
+        self.over = False  # it was told the match is over: its close is expected
         self.out: list[bytes] = []
         self.queued = 0  # bytes in out
         self.buffer = bytearray()
@@ -226,7 +227,7 @@ class Connection(asyncio.Protocol):
         return None if data is None else w.decode(data, self.native)
 
     def lost(self) -> None:
-        if self.alive:
+        if self.alive and not self.over:
             log.info("player %r disconnected: it passes from now on", self.name)
         self.alive = False
         self._wake(True)
@@ -529,6 +530,8 @@ async def play_match(
             await result  # stored before anyone hears the game is over
         int_to_all(w.MATCH_OVER if game_no == games else w.GAME_OVER)
         flush_all()
+    for c in conns:
+        c.over = True
     return match
 
 

@@ -5,6 +5,7 @@ fallback; bad clients."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import socket
 import struct
@@ -70,11 +71,14 @@ async def test_five_project_clients_play_a_match_whose_records_replay(close_thre
     await sync_to_async(check_stored)(place_id, 12, by_number)
 
 
-async def test_two_clients_and_three_house_bots(close_thread_connections):
+async def test_two_clients_and_three_house_bots(close_thread_connections, caplog):
     task, port = await serve(15, seed="mixed", house=["greedy", "shedder", "random"])
     clients = [UecdaClient("127.0.0.1", port, f"c{i}", resolve_uecda("greedy")) for i in (0, 1)]
-    await asyncio.wait_for(asyncio.gather(*(c.run() for c in clients)), 120)
-    place_id, _ = await asyncio.wait_for(task, 60)
+    with caplog.at_level(logging.INFO, logger="places.uecda.match"):
+        await asyncio.wait_for(asyncio.gather(*(c.run() for c in clients)), 120)
+        place_id, _ = await asyncio.wait_for(task, 60)
+    # told the match is over, a client closes: no news (a close mid-match is logged)
+    assert not [r for r in caplog.records if "disconnected" in r.message]
     names = [c.name for c in sorted(clients, key=lambda c: c.summary.player)] + [
         "house-greedy",
         "house-shedder",
@@ -83,7 +87,7 @@ async def test_two_clients_and_three_house_bots(close_thread_connections):
     await sync_to_async(check_stored)(place_id, 15, names)
 
 
-async def test_the_player_number_is_the_accept_order(close_thread_connections):
+async def test_the_player_number_is_the_accept_order(close_thread_connections, caplog):
     task, port = await serve(1, seed="order", house=["greedy"] * 3)
     numbers = []
     socks = []
@@ -93,9 +97,11 @@ async def test_the_player_number_is_the_accept_order(close_thread_connections):
         numbers.append(w.decode_int(await r.readexactly(4)))
         socks.append(wr)
     assert numbers == [0, 1]
-    for wr in socks:
-        wr.close()  # they pass from now on: the match still ends
-    place_id, _ = await asyncio.wait_for(task, 60)
+    with caplog.at_level(logging.INFO, logger="places.uecda.match"):
+        for wr in socks:
+            wr.close()  # they pass from now on: the match still ends
+        place_id, _ = await asyncio.wait_for(task, 60)
+    assert len([r for r in caplog.records if "disconnected" in r.message]) == 2
     await sync_to_async(check_stored)(
         place_id, 1, ["first", "second", "house-greedy", "house-greedy-3", "house-greedy-4"]
     )
