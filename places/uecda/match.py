@@ -491,7 +491,7 @@ async def play_match(
             if isinstance(s, HouseSeat):
                 move = s.answer(g, p)
             else:
-                s.flush()
+                s.flush()  # the one asked is written to first (its read's own flush: nothing)
                 ahead = seats[g.next_of[p]]
                 if isinstance(ahead, Connection):
                     ahead.flush()

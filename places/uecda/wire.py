@@ -36,9 +36,6 @@ _BIG_INT = struct.Struct(">I")
 _NATIVE_INT = struct.Struct("=i")
 
 
-_TAIL = (0,) * (CELLS - 75)  # rows 5–7, filled in by each table
-
-
 class TableError(ValueError):
     """Bytes that are not one table."""
 
@@ -208,16 +205,30 @@ def hand_rows(hand: int) -> tuple[int, ...]:
     return cell_rows(*hand_cells(hand))
 
 
-def _row6(
-    table: list[int], counts: Sequence[int], rank_of: Sequence[int] | None, seats: Sequence[int]
-) -> None:
-    """Row 6: cards held by players 0–4, their ranks (0 daifugo … 4; all 0 when
-    ``rank_of`` is None, the first game of a rank period), the player in each seat."""
-    base = 6 * COLUMNS
+def _tail(
+    mover: int,
+    empty: bool,
+    revolution: bool,
+    locked: bool,
+    counts: Sequence[int],
+    rank_of: Sequence[int] | None,
+    seats: Sequence[int],
+) -> list[int]:
+    """Rows 5–7 (45 ints) as every table the server sends fills them: ``[5][3]`` the
+    player who moves (or moved), ``[5][4]`` 1 on an empty field, ``[5][6]`` the
+    revolution, ``[5][7]`` the lock; row 6: the cards held by players 0–4, their ranks
+    (0 daifugo … 4; all 0 when ``rank_of`` is None, the first game of a rank period), the
+    player in each seat. Each table sets its own other cells of row 5."""
+    tail = [0] * (CELLS - 75)
+    tail[3] = mover
+    tail[4] = int(empty)
+    tail[6] = int(revolution)
+    tail[7] = int(locked)
     for p in range(u.PLAYERS):
-        table[base + p] = counts[p]
-        table[base + 5 + p] = 0 if rank_of is None else rank_of[p]
-        table[base + 10 + p] = seats[p]
+        tail[COLUMNS + p] = counts[p]
+        tail[COLUMNS + 5 + p] = 0 if rank_of is None else rank_of[p]
+        tail[COLUMNS + 10 + p] = seats[p]
+    return tail
 
 
 def rank_cells(mibun: Sequence[int]) -> list[int]:
@@ -239,21 +250,10 @@ def delivery_table(
 ) -> list[int]:
     """The hand-delivery table: ``[5][0]`` 1, ``[5][1]`` the cards to give (0 but for
     the daifugo, 2, and the fugo, 1), ``[5][3]`` 6, row 6 with the counts as dealt."""
-    table = [0] * CELLS
-    put_cells(table, *hand_cells(hand))
-    table[5 * COLUMNS] = 1
-    table[5 * COLUMNS + 1] = to_give
-    table[5 * COLUMNS + 3] = DELIVERY_MARK
-    _row6(table, counts, rank_of, seats)
-    return table
-
-
-def _flags(table: list[int], mover: int, empty: bool, revolution: bool, locked: bool) -> None:
-    base = 5 * COLUMNS
-    table[base + 3] = mover
-    table[base + 4] = int(empty)
-    table[base + 6] = int(revolution)
-    table[base + 7] = int(locked)
+    tail = _tail(DELIVERY_MARK, False, False, False, counts, rank_of, seats)
+    tail[0] = 1
+    tail[1] = to_give
+    return [*hand_rows(hand), *tail]
 
 
 def turn_tables(
@@ -262,16 +262,20 @@ def turn_tables(
     """The five turn tables, players 0–4: each one's hand, ``[5][2]`` 1 for the player
     to move, ``[5][3]`` that player, ``[5][4]`` 1 on an empty field, ``[5][6]`` the
     revolution, ``[5][7]`` the lock, row 6."""
-    counts = [h.bit_count() for h in g.hands]
+    tail = _game_tail(g, rank_of, seats)
     tables = []
     for p in range(u.PLAYERS):
-        table = [*hand_rows(g.hands[p]), *_TAIL]
-        _flags(table, g.turn, g.stage is None, g.revolution, g.locked)
+        table = [*hand_rows(g.hands[p]), *tail]
         if p == g.turn:
             table[5 * COLUMNS + 2] = 1
-        _row6(table, counts, rank_of, seats)
         tables.append(table)
     return tables
+
+
+def _game_tail(g: u.UecdaGame, rank_of: Sequence[int] | None, seats: Sequence[int]) -> list[int]:
+    """Rows 5–7 of the turn tables of position ``g`` (:func:`_tail`)."""
+    counts = [h.bit_count() for h in g.hands]
+    return _tail(g.turn, g.stage is None, g.revolution, g.locked, counts, rank_of, seats)
 
 
 _BIG_TAIL = struct.Struct(f">{CELLS - 75}I")
@@ -295,16 +299,7 @@ def turn_table_bytes(
 ) -> list[bytes]:
     """The five turn tables as sent (player ``p`` in ``native[p]`` order): the bytes of
     :func:`turn_tables`, made from each hand's cached rows and two encoded tails."""
-    counts = [h.bit_count() for h in g.hands]
-    tail = [0] * (CELLS - 75)
-    tail[3] = g.turn
-    tail[4] = int(g.stage is None)
-    tail[6] = int(g.revolution)
-    tail[7] = int(g.locked)
-    for p in range(u.PLAYERS):
-        tail[15 + p] = counts[p]
-        tail[20 + p] = 0 if rank_of is None else rank_of[p]
-        tail[25 + p] = seats[p]
+    tail = _game_tail(g, rank_of, seats)
     mover = list(tail)
     mover[2] = 1
     tails: dict[tuple[bool, bool], bytes] = {}
@@ -332,15 +327,8 @@ def _field(
     locked = after.locked
     if done.cleared and after.phase == u.TURN:
         locked = u.judge(before, done.player, done.move)[1]  # the lock before the clear
-    tail = [0] * (CELLS - 75)
-    tail[3] = done.player
-    tail[4] = int(stage is None)
-    tail[6] = int(after.revolution)
-    tail[7] = int(locked)
-    for p in range(u.PLAYERS):
-        tail[15 + p] = after.hands[p].bit_count()
-        tail[20 + p] = 0 if rank_of is None else rank_of[p]
-        tail[25 + p] = seats[p]
+    counts = [h.bit_count() for h in after.hands]
+    tail = _tail(done.player, stage is None, after.revolution, locked, counts, rank_of, seats)
     return (_EMPTY_ROWS if stage is None else cell_rows(stage.ones, stage.twos)), tail
 
 
