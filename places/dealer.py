@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.conf import settings
 from django.db import close_old_connections, connection
@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from daihinmin.postgresql.base import drop_closed
 from places import logs, metrics, services
-from places.leases import DRIVER_ID, lease_seconds
+from places.leases import DRIVER_ID, lease_length
 from places.models import Place
 from places.realtime import wake
 
@@ -52,7 +52,7 @@ def claim(driver: str = DRIVER_ID) -> list[int]:
     deadline).
     """
     now = timezone.now()
-    lease = timedelta(seconds=lease_seconds())
+    lease = lease_length()
     until = now + lease
     held = _leased_until.get(driver)
     if held is None or held - now < lease * 0.75:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import socket
 import uuid
+from datetime import timedelta
 
 from django.conf import settings
 
@@ -20,3 +21,8 @@ DRIVER_ID = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 def lease_seconds() -> float:
     return float(getattr(settings, "DEALER_LEASE_SECONDS", 5.0))
+
+
+def lease_length() -> timedelta:
+    """How long a lease runs from its last renewal."""
+    return timedelta(seconds=lease_seconds())

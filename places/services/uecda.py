@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
@@ -36,7 +36,7 @@ from places.engine.uecda_log import (
     referee,
 )
 from places.engine.uecda_record import record_of_logged
-from places.leases import DRIVER_ID, lease_seconds
+from places.leases import DRIVER_ID, lease_length
 from places.models import PLAYERS_PER_PLACE, Game, Place, Player, Rank
 from places.reads.position import Position
 from places.services import accounts, profiles, ratings
@@ -328,19 +328,15 @@ def open_match(
         place, _ = _new_place(
             title, games, seed, rated, _match_users(names),
             state=Place.State.RUNNING, started_at=now, driver=DRIVER_ID,
-            lease_until=now + _lease(), **clock,
+            lease_until=now + lease_length(), **clock,
         )  # fmt: skip
     return place.id
-
-
-def _lease() -> timedelta:
-    return timedelta(seconds=lease_seconds())
 
 
 def renew_match(place_id: int) -> None:
     """This process still plays the match: its lease on the place runs on."""
     Place.objects.filter(pk=place_id, driver=DRIVER_ID, state=Place.State.RUNNING).update(
-        lease_until=timezone.now() + _lease()
+        lease_until=timezone.now() + lease_length()
     )
 
 

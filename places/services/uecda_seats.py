@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -24,7 +24,7 @@ from django.utils import timezone
 from bots.strategies import UECDA_STRATEGIES
 from places import errors
 from places.engine.rules import UECDA_NAME
-from places.leases import DRIVER_ID, lease_seconds
+from places.leases import DRIVER_ID, lease_length
 from places.models import HouseBot, JoinCode, Place, Player
 from places.reads.join_codes import code_digest
 from places.services.house import check_strategy
@@ -115,7 +115,7 @@ def begin_match(place_id: int) -> MatchPlan:
         place.started_at = now
         place.seed = place.seed or secrets.token_hex(8)
         place.driver = DRIVER_ID
-        place.lease_until = now + timedelta(seconds=lease_seconds())
+        place.lease_until = now + lease_length()
         place.save(
             update_fields=["state", "started_at", "seed", "driver", "lease_until", "updated_at"]
         )
