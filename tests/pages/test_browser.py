@@ -103,8 +103,16 @@ def bot_place(server):
     stop_bots(bots)
 
 
-def step(staff) -> None:
-    """Click the staff's Next step once the open turn (if any) is over; wait for the answer."""
+def step(staff, server, place_id: int) -> None:
+    """Click the staff's Next step once the place is still; wait for the answer.
+
+    Still: no turn open on the server, and the page has applied every event. Clicking
+    as soon as the button is enabled races the page: the previous step's answer can
+    come before its turn's event, which then disables the button between Playwright's
+    check and its click, and a click on a disabled button is lost (seen once in CI).
+    """
+    events = settled(server, place_id)
+    staff.wait_for_selector(f"#live[data-seq='{len(events)}']", timeout=15000)
     staff.wait_for_selector("#btn-next:enabled", timeout=15000)
     staff.evaluate("document.querySelector('#staff-msg').textContent = ''")
     staff.click("#btn-next")
@@ -316,11 +324,11 @@ def test_a_second_tab_watching_changes_nothing(browser, server):
 
         # staff step the place by hand; every tab follows the same events
         for _ in range(6):
-            step(staff)
+            step(staff, server, place_id)
         # a tab that loses its socket reconnects, reads the snapshot and catches up
         viewers[0].evaluate("window.live.drop()")
         viewers[0].wait_for_selector("#conn.down")
-        step(staff)
+        step(staff, server, place_id)
         viewers[0].wait_for_selector("#conn.up")
         events = settled(server, place_id)
         for v in [staff, *viewers]:
