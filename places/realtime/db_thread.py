@@ -20,6 +20,7 @@ Tests that wrap each test in a transaction switch them off
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -30,6 +31,7 @@ from django.conf import settings
 from django.db import connections
 
 from daihinmin.postgresql.base import drop_closed
+from places.realtime import between
 
 T = TypeVar("T")
 
@@ -81,7 +83,11 @@ def _drop_broken_connections() -> None:
 
 async def run(fn: Callable[..., T], *args, place: int | None = None, **kwargs) -> T:
     """Run ``fn`` on a database thread (``place``'s, if given) and wait for it without
-    blocking the loop."""
+    blocking the loop; on a loop that steps aside for its database work
+    (:mod:`places.realtime.between`: ``uecda_match``), in the loop's thread, the loop
+    stopped meanwhile."""
+    if between.active():
+        return await between.call(functools.partial(_run, fn, args, kwargs))
     if not _enabled():
         return await database_sync_to_async(fn)(*args, **kwargs)
     return await asyncio.wrap_future(_executor(place).submit(_run, fn, args, kwargs))

@@ -10,7 +10,6 @@ The last line says ``uecda_match: place P, N games in S s``.
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 import sys
 from collections.abc import Coroutine
@@ -21,16 +20,19 @@ from django.core.management.base import CommandError
 from bots.strategies import UECDA_STRATEGIES
 from places.errors import Refused
 from places.management.base import OneLineCommand, refused
+from places.realtime.between import run_stepping
 from places.uecda.match import POLL_SECONDS, PORT, serve_match
 
 
 def run_loop(main: Coroutine) -> Any:
-    """``asyncio.run``, on uvloop when it is installed (its wake-ups cost less)."""
+    """``asyncio.run``, on uvloop when it is installed (its wake-ups cost less), the loop
+    stepping aside for the database work (:mod:`places.realtime.between`: it serves
+    this match alone)."""
     try:
         import uvloop
     except ImportError:
-        return asyncio.run(main)
-    return uvloop.run(main)
+        return run_stepping(main, None)
+    return run_stepping(main, uvloop.new_event_loop)
 
 
 class Command(OneLineCommand):
