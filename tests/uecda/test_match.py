@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from asgiref.sync import sync_to_async
 from django.core.management import call_command
+from django.db import connections
 
 from bots.strategies import resolve_uecda
 from bots.uecda import UecdaClient
@@ -194,6 +195,7 @@ def test_the_command_prints_its_last_line(capsys):
             "--poll",
             "0",
         )
+        connections.close_all()  # the command's writes ran in this thread (its loop steps aside)
 
     thread = threading.Thread(target=command)
     thread.start()
