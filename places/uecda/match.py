@@ -35,6 +35,7 @@ from places.engine.uecda_legal import legal_moves
 from places.engine.uecda_log import Handover, LoggedGame, Refereed, Submission, TndhmsLog
 from places.engine.uecda_record import record_of_logged
 from places.leases import lease_seconds
+from places.realtime import broadcast
 from places.uecda import wire as w
 from places.uecda.watch import TableWatch, watch_for
 
@@ -707,7 +708,7 @@ async def play_place(
     finally:
         lease.cancel()
     if watch is not None:
-        await watch.sent()  # the last frames, before a drop-in's process ends
+        await broadcast.sent()  # the last frames, before a drop-in's process ends
     return match
 
 

@@ -3,10 +3,7 @@
 :func:`places.uecda.match.play_match` calls a :class:`TableWatch` at the deal,
 after the exchange, after every submission and at each game's end, with the
 engine's state. Each call makes one frame (``{"uecda":{…}}``, docs/protocol.md,
-"UECda live frames") on the event loop's next round, not in the call: the match
-has then written the next tables to its clients, and the frame is built while they
-think instead of before they are written to. It is sent within ``FLUSH_SECONDS``
-with those made meanwhile
+"UECda live frames"), sent within ``FLUSH_SECONDS`` with those made meanwhile
 through the event path of every place (``broadcast.send_frames``: this process's
 live pages, and other processes' through their relays), to the place's live pages
 alone.
@@ -23,9 +20,7 @@ rich's choice are the record's (``places/reads/disclosure.py`` says when).
 from __future__ import annotations
 
 import asyncio
-import functools
-from collections.abc import Callable, Sequence
-from typing import Concatenate, ParamSpec
+from collections.abc import Sequence
 
 from channels.layers import get_channel_layer
 
@@ -40,22 +35,6 @@ from places.wire.codec import compact
 #: thousands of turns a second, and one hand-over a turn cost it a fifth of its speed;
 #: a live page's frames wait 0.1 s anyway (``WS_LIVE_FLUSH_SECONDS``).
 FLUSH_SECONDS = 0.01
-
-
-P = ParamSpec("P")
-
-
-def _on_next_round(
-    method: Callable[Concatenate[TableWatch, P], None],
-) -> Callable[Concatenate[TableWatch, P], None]:
-    """The call is run on the event loop's next round, after what is queued before it
-    (the engine's states are immutable: what the match moved on to changes none)."""
-
-    @functools.wraps(method)
-    def later(self: TableWatch, *args: P.args, **kwargs: P.kwargs) -> None:
-        asyncio.get_running_loop().call_soon(functools.partial(method, self, *args, **kwargs))
-
-    return later
 
 
 class TableWatch:
@@ -94,7 +73,6 @@ class TableWatch:
             texts, self.unsent = self.unsent, []
             broadcast.send_frames(self.place_id, texts)
 
-    @_on_next_round
     def dealt(self, deal: u.Deal, match: u.UecdaMatch) -> None:
         """A game is dealt: a frame when its exchange is still to come."""
         self.points = match.points
@@ -110,7 +88,6 @@ class TableWatch:
             table = {**at_deal(u.new_game(match.rules, deal.dealt, deal.seats)), "turn": None}
             self._send("exchange", table, [h.bit_count() for h in deal.dealt], None)
 
-    @_on_next_round
     def started(self, g: u.UecdaGame, exchanges: Sequence[u.Exchange]) -> None:
         """The exchange is over (who gave whom how many: the cards are the record's)."""
         self.fixed = None
@@ -120,7 +97,6 @@ class TableWatch:
         ]
         self._send("play", at_deal(g), [h.bit_count() for h in g.hands], None)
 
-    @_on_next_round
     def submitted(
         self, before: u.UecdaGame, player: int, move: u.Move, done: u.Outcome, g: u.UecdaGame
     ) -> None:
@@ -136,7 +112,6 @@ class TableWatch:
         else:
             self._send("play", table, counts, last)
 
-    @_on_next_round
     def ended(self, match: u.UecdaMatch) -> None:
         """The game is over: its last submission's frame, the points counting it."""
         self.points = match.points
@@ -145,12 +120,6 @@ class TableWatch:
             self.final = None
         if match.games == self.head["games"]:  # the match is over: nothing waits
             self.flush()
-
-    async def sent(self) -> None:
-        """Until the frames queued have been built and handed on, and the sender has sent
-        them (a drop-in's process ends next)."""
-        await asyncio.sleep(0)  # the loop's round that runs what the last calls queued
-        await broadcast.sent()
 
 
 async def watch_for(place_id: int, games: int) -> TableWatch | None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -15,12 +14,10 @@ from channels.layers import InMemoryChannelLayer
 from bots.strategies import resolve_uecda
 from bots.uecda import UecdaClient
 from places.engine import uecda as u
-from places.engine.rules import UECDA
 from places.presentation.replay_uecda import positions
 from places.reads.records import place_records
 from places.realtime import broadcast
 from places.uecda import watch
-from places.uecda.match import PASS_MOVE
 from tests.uecda.test_match import serve
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -108,31 +105,3 @@ async def test_nothing_is_built_when_no_spectator_can_listen(monkeypatch, close_
     assert await watch.watch_for(1, 3) is None
     task, port = await serve(2, seed="quiet", house=["greedy"] * 5)
     await asyncio.wait_for(task, 60)
-
-
-async def test_a_frame_is_built_on_the_loops_next_round_not_in_the_call(sent):
-    """The match writes the next tables to its clients first: a frame waits for the
-    loop's next round, and the frames keep the order of the calls."""
-    built: list[tuple[str, int]] = []
-    table = watch.TableWatch(9, ["a", "b", "c", "d", "e"], 1)
-    send = table._send
-    table._send = lambda phase, *rest: (built.append((phase, table.at)), send(phase, *rest))
-    deal = u.deal_game(u.UecdaMatch(UECDA), random.Random(1))
-    g, exchanges = u.start_game(deal, UECDA)
-    table.dealt(deal, u.UecdaMatch(UECDA))
-    table.started(g, exchanges)
-    passed = []
-    for _ in range(2):
-        before, p = g, g.turn
-        g, done = u.submit(g, p, PASS_MOVE)
-        table.submitted(before, p, PASS_MOVE, done, g)
-        passed.append({"player": p, "cells": PASS_MOVE.text()})
-    assert built == []  # nothing in the calls
-    await asyncio.sleep(0)
-    assert built == [("play", 0), ("play", 1), ("play", 2)]  # the first game: no exchange
-    table.flush()
-    assert [(f["phase"], f["at"], f["last"]) for _, f in sent] == [
-        ("play", 0, None),
-        ("play", 1, passed[0]),
-        ("play", 2, passed[1]),
-    ]
