@@ -14,6 +14,7 @@ from places.engine import place as engine
 from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME
 from places.models import ENDED, PLAYERS_PER_PLACE, Game, Place, Turn
 from places.reads.position import Position
+from places.services import profiles
 from places.services.change import Change, changing
 
 
@@ -105,6 +106,8 @@ def _abort(change: Change) -> None:
         Game.objects.filter(pk=change.game_id, status=Game.RUNNING).delete()
         change.game_id = change.turn_no = None
         change.banks = None
+    if place.rules == UECDA_NAME:  # a TCP match cut short: its games stored, not all counted
+        profiles.count_place_games(place.id)
     change.state, events = engine.abort(state)
     change.ending = Place.State.ABORTED
     change.record(events)

@@ -31,7 +31,7 @@ from places.engine.cards import mask_of
 from places.engine.place import points_for
 from places.engine.plays import read_play
 from places.engine.rules import UECDA, UECDA_NAME
-from places.models import PLAYERS_PER_PLACE, Game, Place, Player, Turn
+from places.models import PLAYERS_PER_PLACE, Game, Place, Player, Rank, Turn
 
 #: What a turn row gives the tally, in this order.
 TURN_FIELDS = ("player_id", "outcome", "reason", "cards", "table", "revolution")
@@ -191,6 +191,31 @@ def count_games(games: Sequence[Sequence[Seated]], points: Callable[[int, int], 
     for players in games:
         tally_game(players, (), tallies, points)
     _add(tallies, installed_apps)
+
+
+def count_place_games(place_id: int) -> int:
+    """Add the finished games of a ``uecda`` place its players' profiles do not count yet
+    to them; returns how many. Call in the change that holds the place's row.
+
+    A UECda match stores each game as it ends and counts them in batches
+    (``places/services/uecda.py``, ``store_match_games``): what a player's row counts
+    (``Player.games``, written with the profiles, in their transaction) tells which are
+    not counted yet, after a crash too (a place aborted is counted up first). Every
+    player of a ``uecda`` place plays each of its games, numbered 1, 2, … as they end.
+    """
+    with rows.at_once():  # the games this change writes, first
+        counted = min(Player.objects.filter(place_id=place_id).values_list("games", flat=True))
+        stored = list(
+            Rank.objects.filter(game__place_id=place_id, game__no__gt=counted)
+            .order_by("game__no", "rank")
+            .values_list("game__no", "player_id", "player__user_id", "rank")
+        )
+    seated: dict[int, list[Seated]] = {}
+    for no, player_id, user_id, rank in stored:
+        seated.setdefault(no, []).append(Seated(player_id, user_id, rank))
+    if seated:
+        count_games(list(seated.values()), UECDA.points_for)
+    return len(seated)
 
 
 def _add(tallies: dict[int, Tally], apps, fresh: bool = False) -> None:

@@ -26,7 +26,7 @@ from places import errors, rows
 from places.engine import uecda as u
 from places.engine.place import BETWEEN_GAMES, OVER, PlaceState
 from places.engine.replay import REVOLUTION
-from places.engine.rules import UECDA, UECDA_NAME
+from places.engine.rules import UECDA_NAME
 from places.engine.uecda_log import (
     Disagreement,
     LogError,
@@ -77,6 +77,8 @@ def store_finished_games(
     place's, by number (``Player.seat``). ``over``: the engine state says the place
     ended with them (its ``state`` and ``finished_at`` are the caller's to set, and
     ``saved_with`` the place's fields the caller changed: saved in the same statement).
+    The players' profiles count them when the caller calls
+    :func:`profiles.count_place_games`, in this transaction or a later one.
     """
     games = rows.insert_returning_ids(
         Game,
@@ -113,16 +115,6 @@ def store_finished_games(
         )
     place.engine_state = Position(state.replace(phase=OVER if over else BETWEEN_GAMES)).encode()
     rows.save(place, ["engine_state", "updated_at", *saved_with])
-    profiles.count_games(
-        [
-            [
-                profiles.Seated(p.id, p.user_id, rank)
-                for p, rank in zip(players, r["ranks"], strict=True)
-            ]
-            for r in records
-        ],
-        UECDA.points_for,
-    )
     if place.rated:
         user_ids = [p.user_id for p in players]
         for game_id, r in zip(games, records, strict=True):
@@ -261,6 +253,7 @@ def import_tndhms_log(
                 records = [record_of_logged(log, done, head, seed or None) for done in part]
                 over = start + WRITTEN_AT_ONCE >= len(agreed)
                 store_finished_games(place, players, records, now, over=over)
+            profiles.count_place_games(place.id)
     except IntegrityError:
         if not Place.objects.filter(imported_from=digest).exists():
             raise
@@ -360,13 +353,20 @@ def abort_orphaned_matches() -> list[int]:
 
 
 def store_match_games(
-    place_id: int, records: Sequence[dict], over: bool, players: Sequence[Player] | None = None
+    place_id: int,
+    records: Sequence[dict],
+    over: bool,
+    players: Sequence[Player] | None = None,
+    count: bool = True,
 ) -> list[Player]:
     """Write finished games of a TCP match in one transaction (the place row locked);
     ``over``: the last game of the match is among them, the place is finished.
     ``ALREADY_OVER`` when the place is not running any more (staff stopped it): its
     match must stop, and nothing is written. ``players``: the place's, by number, as
     the call before returned them (a match's seats do not change); None: read here.
+    ``count``: the players' profiles count every game stored so far, these included
+    (:func:`profiles.count_place_games`); else a later write counts them (the last
+    always does), or the abort of a match cut short.
 
     On PostgreSQL the writes after the totals are read go with the COMMIT, in one
     round trip (``rows.together``)."""
@@ -384,4 +384,6 @@ def store_match_games(
             place.state = Place.State.FINISHED
             place.finished_at = now
         store_finished_games(place, players, records, now, over, finished)
+        if count or over:
+            profiles.count_place_games(place_id)
     return players

@@ -25,7 +25,7 @@ from places.reads import standings
 from places.reads.profiles import profile
 from places.reads.tournaments import tournament
 from places.services import uecda
-from places.services.profiles import recount
+from places.services.profiles import count_place_games, recount
 
 FIXTURE = Path(__file__).resolve().parents[1] / "engine" / "data" / "tndhms-250.log"
 #: The log's TOTAL_POINT, players 0-4.
@@ -260,6 +260,33 @@ def test_finished_games_are_stored_one_unit_at_a_time(db):
         assert [by_name[n] for n in log.names] == list(log.games[i].points)
     assert RatingChange.objects.count() == 15  # a place is rated unless said otherwise
     assert Game.objects.get(place=place, no=2).record["ranks_before"] is not None
+
+
+def test_a_match_counts_its_games_in_profiles_in_batches_and_its_abort_the_rest(db):
+    """A TCP match stores each game as it ends and counts them in its players' profiles
+    once in a while (``count``): what a player's row counts tells which are left, so a
+    write that counts, and the abort of a match cut short, count each game once."""
+    log = parse_log(FIXTURE.read_text(encoding="ascii").splitlines())
+    place_id = uecda.open_match("Batches", 10, "", log.names, False)
+    head = {"id": place_id, "title": "Batches", "games": 10}
+    records = [record_of_logged(log, game, head) for game in list(referee(log))[:4]]
+
+    def counted() -> tuple[list[int], int]:
+        games = sorted(Player.objects.filter(place_id=place_id).values_list("games", flat=True))
+        return games, profile("stock0").games
+
+    players = uecda.store_match_games(place_id, records[:1], False, count=False)
+    uecda.store_match_games(place_id, records[1:2], False, players, count=False)
+    assert counted() == ([0] * 5, 0)
+    uecda.store_match_games(place_id, records[2:3], False, players)  # counts the three
+    assert counted() == ([3] * 5, 3)
+    uecda.store_match_games(place_id, records[3:4], False, players, count=False)
+    services.stop_place(place_id)
+    assert counted() == ([4] * 5, 4)
+    assert count_place_games(place_id) == 0  # nothing is counted twice
+    found = profile("stock0").as_dict()
+    recount()
+    assert profile("stock0").as_dict() == found
 
 
 def test_a_long_log_is_written_a_part_at_a_time_to_the_same_end(db, monkeypatch):
