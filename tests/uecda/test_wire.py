@@ -138,6 +138,45 @@ def test_a_submission_with_a_value_but_0_1_2_reads_as_a_pass():
     assert at(joker, 0, 8) == 2 and w.move_of_table(joker).kind == u.JOKER_SINGLE
 
 
+def test_the_bytes_read_as_their_decoded_table_reads_in_both_orders():
+    """``cells_of_bytes`` reads rows 0–4 as one integer; ``cells_of_table`` cell by cell.
+    They agree on plays, on values other than 0, 1 and 2 (a negative, 3, one above
+    2^31) and on the rows 5–7 that neither reads."""
+    import random
+
+    rng = random.Random(26)
+    odd = (3, 4, -1, -2, 1 << 31, (1 << 32) - 1, 257, 1 << 24)
+    for n in range(3000):
+        table = [0] * w.CELLS
+        for i in rng.sample(range(75), rng.randint(0, 6)):
+            table[i] = rng.choice((1, 1, 1, 2))
+        if n % 3 == 0:
+            table[rng.randrange(75)] = rng.choice(odd)
+        table[75 + rng.randrange(45)] = rng.choice((0, 1, -7, 99))
+        table = [v - (1 << 32) if v >= 1 << 31 else v for v in table]  # as C ints
+        big = struct.pack(f">{w.CELLS}I", *(v & 0xFFFFFFFF for v in table))
+        native = struct.pack(f"={w.CELLS}i", *table)
+        expected = w.cells_of_table(table)
+        assert w.cells_of_bytes(big) == w.cells_of_table(w.decode(big)) == expected
+        assert w.cells_of_bytes(native, True) == expected
+
+
+def test_rows_made_as_one_integer_are_the_rows_encoded_in_both_orders():
+    """``cells_bytes`` (and the hands' bytes made of it) are :func:`cell_rows` encoded."""
+    import random
+
+    rng = random.Random(27)
+    for _ in range(2000):
+        hand = rng.getrandbits(54) & u.DECK_MASK | rng.choice((0, u.JOKER_BIT))
+        ones, twos = rng.getrandbits(75), rng.getrandbits(75)
+        twos &= ~ones
+        for native in (False, True):
+            rows = w.encode([*w.hand_rows(hand), *[0] * 45], native)[:300]
+            assert w.hand_bytes(hand, native) == rows
+            rows = w.encode([*w.cell_rows(ones, twos), *[0] * 45], native)[:300]
+            assert w.cells_bytes(ones, twos, native) == rows
+
+
 def test_rank_cells_follow_mibun_as_players_go_out():
     mibun = [3, 1, 0, 4, 2]
     assert w.rank_cells(mibun) == [2, 1, 4, 0, 3]
