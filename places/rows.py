@@ -417,8 +417,8 @@ def insert_returning_ids(model: type[Model], rows: Sequence[dict]) -> list:
         pk = connection.ops.quote_name(model._meta.pk.column)
         built = cache[key] = (f"{sql} RETURNING {pk}", columns)
     sql, columns = built
-    now = timezone.now()
-    params = [value for given in rows for value in _row(columns, given, now)]
+    now, stamps = timezone.now(), {}
+    params = [value for given in rows for value in _row(columns, given, now, stamps)]
     with at_once(), connection.cursor() as cursor:
         cursor.execute(sql, params)
         return [pk for (pk,) in cursor.fetchall()]
@@ -438,7 +438,8 @@ def _insert_plan(model: type[Model], connection, rows: int) -> tuple:
     """The INSERT of ``rows`` rows, and how to fill in a row from the given values.
 
     A field not given takes its default, or the time for ``auto_now(_add)``
-    fields, as ``Model.save`` would.
+    fields, as ``Model.save`` would: the same time for all of them, prepared once a
+    statement for each kind of field (:func:`_row`).
     """
     q = connection.ops.quote_name
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
@@ -450,7 +451,9 @@ def _insert_plan(model: type[Model], connection, rows: int) -> tuple:
     columns = [
         (
             f.attname,
-            getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False),
+            f.get_internal_type()
+            if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
+            else None,
             f.get_default,
             preparer(f, connection),
         )
@@ -459,13 +462,19 @@ def _insert_plan(model: type[Model], connection, rows: int) -> tuple:
     return sql, columns
 
 
-def _row(columns: list, given: dict, now) -> list:
+def _row(columns: list, given: dict, now, stamps: dict) -> list:
+    """A row's values as the driver takes them; ``stamps``: ``now`` prepared, by kind of
+    field, shared by the statement's rows (a ``DateTimeField``'s took 10 µs a value)."""
     row = []
     for name, timed, default, prepare in columns:
         if name in given:
             value = given[name]
         elif timed:
-            value = now
+            value = stamps.get(timed)
+            if value is None:
+                value = stamps[timed] = now if prepare is None else prepare(now)
+            row.append(value)
+            continue
         else:
             value = default()
         row.append(value if prepare is None else prepare(value))
@@ -483,6 +492,6 @@ def insert_many(model: type[Model], rows: Sequence[dict]) -> None:
     if built is None:
         built = cache[key] = _insert_plan(model, connection, len(rows))
     sql, columns = built
-    now = timezone.now()
-    params = [value for given in rows for value in _row(columns, given, now)]
+    now, stamps = timezone.now(), {}
+    params = [value for given in rows for value in _row(columns, given, now, stamps)]
     _write(connection, sql, params)
