@@ -114,9 +114,11 @@ def _db() -> tuple:
     return connection, cache
 
 
-def lock(model: type[M], pk: object) -> M:
-    """``model.objects.select_for_update().get(pk=pk)``: the row, locked until commit."""
-    return _by_pk(model, pk, for_update=True)[0]
+def lock(model: type[M], pk: object, only: tuple[str, ...] | None = None) -> M:
+    """``model.objects.select_for_update().get(pk=pk)``: the row, locked until commit;
+    ``only``: the fields read (``.only(…)``: the others are deferred), for a caller
+    that needs few (each value read is converted, a time parsed on SQLite)."""
+    return _by_pk(model, pk, for_update=True, only=only)[0]
 
 
 def lock_and_read(model: type[M], pk: object, sql: str, params: Sequence) -> tuple[M, tuple | None]:
@@ -132,14 +134,21 @@ def read(model: type[M], pk: object) -> M:
 
 
 def _by_pk(
-    model: type[M], pk: object, for_update: bool, along: tuple[str, Sequence] | None = None
+    model: type[M],
+    pk: object,
+    for_update: bool,
+    along: tuple[str, Sequence] | None = None,
+    only: tuple[str, ...] | None = None,
 ) -> tuple[M, tuple | None]:
-    key = (model, "lock" if for_update else "read")
+    key = (model, "lock" if for_update else "read", only)
     connection, cache = _db()
     built = cache.get(key)
     if built is None:
         q = connection.ops.quote_name
-        fields = model._meta.concrete_fields
+        fields = [
+            f for f in model._meta.concrete_fields
+            if only is None or f.primary_key or f.name in only
+        ]  # fmt: skip
         table = model._meta.db_table
         sql = (
             f"SELECT {', '.join(q(f.column) for f in fields)} FROM {q(table)} "

@@ -49,6 +49,8 @@ DEFAULT_LIMIT = Place._meta.get_field("time_limit").default
 NAMED_DISAGREEMENTS = 5
 #: Games whose records are made and written together (a log may hold 99,999 games).
 WRITTEN_AT_ONCE = 500
+#: What a TCP match's write reads of its place (:func:`store_finished_games`).
+WRITE_READS = ("state", "engine_state", "game_count", "rated")
 
 
 @dataclass(frozen=True)
@@ -372,7 +374,7 @@ def store_match_games(
     round trip (``rows.together``)."""
     now = timezone.now()
     with transaction.atomic(), rows.together(commit=True):
-        place = rows.lock(Place, place_id)
+        place = rows.lock(Place, place_id, WRITE_READS)
         if place.state != Place.State.RUNNING:
             raise errors.Refused(
                 errors.ALREADY_OVER, f"place {place_id} is {place.state}: its games are not stored"

@@ -46,6 +46,29 @@ def test_lock_reads_what_the_orm_reads(place):
     assert not locked._state.adding
 
 
+def test_lock_of_some_fields_reads_them_defers_the_rest_and_saves_as_the_orm(place):
+    with transaction.atomic():
+        locked = rows.lock(Place, place.id, ("state", "engine_state"))
+        orm = Place.objects.select_for_update().only("state", "engine_state").get(pk=place.id)
+        assert locked.get_deferred_fields() == orm.get_deferred_fields()
+        assert (locked.id, locked.state, locked.engine_state) == (orm.id, orm.state, orm.engine_state)
+        locked.engine_state = {"place": None}
+        rows.save(locked, ["engine_state", "updated_at"])
+    after = Place.objects.get(pk=place.id)
+    assert after.engine_state == {"place": None} and after.title == "rows"
+    assert after.updated_at > place.updated_at
+
+
+def test_insert_many_times_its_rows_alike(place):
+    """The ``auto_now_add`` time is prepared once a statement: every row has the same."""
+    rows.insert_many(
+        PlaceEvent,
+        [{"place_id": place.id, "seq": n, "operation": "a", "message": "{}"} for n in range(3)],
+    )
+    times = set(PlaceEvent.objects.filter(place=place).values_list("created_at", flat=True))
+    assert len(times) == 1 and times.pop() >= place.created_at
+
+
 def test_lock_of_a_missing_row_is_does_not_exist():
     with pytest.raises(Place.DoesNotExist), transaction.atomic():
         rows.lock(Place, 10**9)
