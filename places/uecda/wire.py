@@ -256,16 +256,14 @@ def _tail(
     revolution, ``[5][7]`` the lock; row 6: the cards held by players 0–4, their ranks
     (0 daifugo … 4; all 0 when ``rank_of`` is None, the first game of a rank period), the
     player in each seat. Each table sets its own other cells of row 5."""
-    tail = [0] * (CELLS - 75)
-    tail[3] = mover
-    tail[4] = int(empty)
-    tail[6] = int(revolution)
-    tail[7] = int(locked)
-    for p in range(u.PLAYERS):
-        tail[COLUMNS + p] = counts[p]
-        tail[COLUMNS + 5 + p] = 0 if rank_of is None else rank_of[p]
-        tail[COLUMNS + 10 + p] = seats[p]
-    return tail
+    return [
+        0, 0, 0, mover, int(empty), 0, int(revolution), int(locked), *_ZEROS[:7],
+        *counts, *(_ZEROS[:5] if rank_of is None else rank_of), *seats,
+        *_ZEROS,
+    ]  # fmt: skip
+
+
+_ZEROS = (0,) * COLUMNS
 
 
 def rank_cells(mibun: Sequence[int]) -> list[int]:
@@ -352,21 +350,24 @@ def turn_table_bytes(
     g: u.UecdaGame, rank_of: Sequence[int] | None, seats: Sequence[int], native: Sequence[bool]
 ) -> list[bytes]:
     """The five turn tables as sent (player ``p`` in ``native[p]`` order): the bytes of
-    :func:`turn_tables`, made from each hand's cached rows and two encoded tails."""
+    :func:`turn_tables`, made from each hand's cached rows and the tail encoded once
+    an order, the mover's ``[5][2]`` set in its bytes."""
     tail = _game_tail(g, rank_of, seats)
-    mover = list(tail)
-    mover[2] = 1
-    tails: dict[tuple[bool, bool], bytes] = {}
+    tails: dict[bool, bytes] = {}
     out = []
     for p in range(u.PLAYERS):
-        key = (native[p], p == g.turn)
-        data = tails.get(key)
+        order = native[p]
+        data = tails.get(order)
         if data is None:
-            data = tails[key] = (_NATIVE_TAIL if key[0] else _BIG_TAIL).pack(
-                *(mover if key[1] else tail)
-            )
-        out.append(hand_bytes(g.hands[p], native[p]) + data)
+            data = tails[order] = (_NATIVE_TAIL if order else _BIG_TAIL).pack(*tail)
+        if p == g.turn:
+            data = data[:_TO_MOVE] + encode_int(1, order) + data[_TO_MOVE + INT_BYTES :]
+        out.append(hand_bytes(g.hands[p], order) + data)
     return out
+
+
+#: Where ``[5][2]`` (1: the player to move) is in rows 5–7's bytes.
+_TO_MOVE = 2 * INT_BYTES
 
 
 def _field(
