@@ -6,10 +6,9 @@ order, the player number being that order, and sends each its number.
 :func:`play_match` plays the games with the engine (:mod:`places.engine.uecda`,
 the arena's engine too) in tndhms's message order, each table whole in a write,
 reading full 480-byte tables however the bytes come. What a client is sent
-waits until it is asked for a table, or the player before it in the seat order
-is, or the game ends, and then leaves in one write: the bytes it reads are
-tndhms's, in tndhms's order, and a client wakes about twice a round rather than
-at every table. While it waits for a table, a drop-in match polls its loop for a
+waits until it is asked for a table or the game ends, and then leaves in one write:
+the bytes it reads are tndhms's, in tndhms's order, and a client wakes about once a
+round rather than at every table. While it waits for a table, a drop-in match polls its loop for a
 moment before it sleeps (:meth:`Connection._wait`). After the last game every
 socket has the game state 2 and is closed.
 
@@ -68,8 +67,8 @@ COUNT_SECONDS = 1.0
 
 class Connection(asyncio.Protocol):
     """A client's socket, bounded both ways. Out: what the server sends it is queued
-    and goes in one write (each table whole in it) when the server next asks it or the
-    player before it for a table, a game ends (:func:`play_match`) or 8 KiB are queued;
+    and goes in one write (each table whole in it) when the server next asks it for a
+    table, a game ends (:func:`play_match`) or 8 KiB are queued;
     a client that lets more than :data:`MAX_UNSENT_BYTES` pile up, or none of it drain for
     :data:`WRITE_STALL_SECONDS`, is dropped. In: full 480-byte tables however the
     bytes come; more than :data:`MAX_UNREAD_TABLES` unasked is flooding, and closes it.
@@ -401,10 +400,9 @@ async def play_match(
     ``bank_seconds`` each player's bank per game (:class:`MoveClock`), ``poll_seconds``
     how long a read polls before it sleeps (:meth:`Connection._wait`).
 
-    When a client is asked for its move, what it is owed goes at once, and so does what
-    the player after it in the seat order is owed: that one, most often the next asked,
-    reads the tables of this turn and the ones before while this one thinks, rather
-    than after."""
+    When a client is asked for its move, what it is owed goes at once, in one write: a
+    write and a wake-up a turn. (Sending the next player's tables early too, while this
+    one thinks, cost a second of each and gained nothing: docs/benchmarks.md.)"""
     rng = random.Random(seed)
     clock = MoveClock(move_seconds, bank_seconds, poll_seconds)
     match = u.UecdaMatch(UECDA)
@@ -493,11 +491,7 @@ async def play_match(
             if isinstance(s, HouseSeat):
                 move = s.answer(g, p)
             else:
-                s.flush()  # the one asked is written to first (its read's own flush: nothing)
-                ahead = seats[g.next_of[p]]
-                if isinstance(ahead, Connection):
-                    ahead.flush()
-                data = await clock.read(s, p)
+                data = await clock.read(s, p)  # its read flushes what it is owed
                 move = PASS_MOVE if data is None else w.move_of_bytes(data, s.native)
             before = g
             g, done = u.submit(g, p, move)
