@@ -204,7 +204,9 @@ def count_place_games(place_id: int) -> int:
     player of a ``uecda`` place plays each of its games, numbered 1, 2, … as they end.
     """
     with rows.at_once():  # the games this change writes, first
-        counted = min(Player.objects.filter(place_id=place_id).values_list("games", flat=True))
+        counted = min(
+            Player.objects.filter(place_id=place_id).values_list("games", flat=True), default=0
+        )
         stored = list(
             Rank.objects.filter(game__place_id=place_id, game__no__gt=counted)
             .order_by("game__no", "rank")
