@@ -14,7 +14,9 @@ behind the match: what that durability costs). Each figure is the match's games 
 the wall time from the start of the fifth client to the server's exit (storing
 every game included, on a fresh SQLite database), with the server's CPU a turn
 (user + system, from wait4) and its peak memory (max RSS). The runs of the
-configurations are interleaved, so the machine's load falls on each alike. With
+configurations are interleaved, so the machine's load falls on each alike; each
+``uecda_match`` run with stock clients is also given as a ratio to the tndhms run of its
+round, and the median of those ratios (:func:`compare`). With
 REDIS_URL, also ``uecda_match`` whose live frames are built and sent (a server on
 that Redis receives them, as it would for its spectators); without it none is built.
 """
@@ -210,6 +212,22 @@ def report(name: str, runs: list[Run]) -> None:
     )
 
 
+def compare(results: dict[str, list[Run]]) -> None:
+    """Each ``uecda_match`` configuration with stock clients against tndhms: the ratio of
+    their games/s in each run (the two ran minutes apart, on the machine as it was then),
+    and the median of those ratios, steadier than a ratio of medians on a machine whose
+    speed drifts."""
+    base = results["tndhms, 5 stock clients"]
+    for name, runs in results.items():
+        if name.startswith("uecda_match") and "stock" in name:
+            ratios = [
+                (r.games / r.seconds) / (t.games / t.seconds)
+                for r, t in zip(runs, base, strict=True)
+            ]
+            each = ", ".join(f"{x:.2f}" for x in ratios)
+            print(f"{name} / tndhms: {statistics.median(ratios):.2f}× (runs: {each})")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=1000)
@@ -252,6 +270,8 @@ def main() -> int:
         print(f"{args.games} games a match, {os.cpu_count()} cores")
         for name, runs in results.items():
             report(name, runs)
+        if stock:
+            compare(results)
         if not stock:
             print("tndhms: not run (set TNDHMS and UECDA_CLIENT to a built tndhms and client)")
         if not redis:
