@@ -6,6 +6,8 @@ finishes a game (``places/services/change.py``) adds the game to its five player
 rows (``ProfileTotals``, ``ProfileOpponent``, ``ProfileThink``, ``Player.games`` and
 ``Player.points``) in the same transaction, so a profile never counts a game that
 did not commit, nor one twice, and reads the same few rows at any number of games.
+A UECda match adds its stored games once a second (:func:`count_place_games`), what
+``Player.games`` counts telling which are left.
 
 The figures are those the records give (the same rules as before, in
 :class:`GameTally`): :func:`recount` computes them again from the records, for the
