@@ -233,6 +233,7 @@ def test_a_person_plays_a_whole_game_against_four_bots_by_clicking(browser, serv
 
         actions = []
         first_turn_shot = False
+        chosen_again = 0
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             if live_value(page, "state") == "finished":
@@ -249,7 +250,14 @@ def test_a_person_plays_a_whole_game_against_four_bots_by_clicking(browser, serv
                     page.locator(
                         f"#my-hand .pick[data-card='{written}']:not(.selected)"
                     ).first.click()
-                assert page.locator("#play-hint").get_attribute("class") == "play-hint ok"
+                if page.locator("#play-hint").get_attribute("class") != "play-hint ok":
+                    # the page fetched the hand again between the clicks (the turn's own
+                    # event came after them: a loaded machine) and its selection went with
+                    # it, as it should: choose again, a few times at most
+                    chosen_again += 1
+                    assert chosen_again <= 5, "the cards chosen never made a legal play"
+                    page.locator("#btn-clear").click(force=True)  # if anything is left
+                    continue
                 if not first_turn_shot:
                     shot(page, "operations_person_choosing")
                     first_turn_shot = True
