@@ -272,7 +272,7 @@ def main() -> int:
             report(name, runs)
         if stock:
             compare(results)
-        if not stock:
+        else:
             print("tndhms: not run (set TNDHMS and UECDA_CLIENT to a built tndhms and client)")
         if not redis:
             print("live frames: not run (set REDIS_URL: a server there receives them)")

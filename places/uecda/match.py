@@ -8,9 +8,9 @@ the arena's engine too) in tndhms's message order, each table whole in a write,
 reading full 480-byte tables however the bytes come. What a client is sent
 waits until it is asked for a table or the game ends, and then leaves in one write:
 the bytes it reads are tndhms's, in tndhms's order, and a client wakes about once a
-round rather than at every table. While it waits for a table, a drop-in match polls its loop for a
-moment before it sleeps (:meth:`Connection._wait`). After the last game every
-socket has the game state 2 and is closed.
+round rather than at every table. While it waits for a table, a drop-in match polls
+its loop for a moment before it sleeps (:meth:`Connection._wait`). After the last
+game every socket has the game state 2 and is closed.
 
 A seat is a :class:`Connection` or a :class:`HouseSeat` (a sample strategy played
 in process). A connection that closes passes from then on, as in tndhms, and is

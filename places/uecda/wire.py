@@ -159,11 +159,16 @@ def _value_shift(index: int, native: bool) -> int:
 
 #: Bit 0 of each of rows 0–4's 75 values in that integer (either order).
 _LOW_BITS = sum(1 << (32 * i) for i in range(75))
-#: The engine's cell bit of each such bit, by its position.
+#: Where each cell's value begins in that integer, by the cell's bit index (``c * 5 + r``).
+_SHIFT_OF_CELL = {
+    native: [_value_shift(r * COLUMNS + c, native) for c in range(COLUMNS) for r in range(5)]
+    for native in (False, True)
+}
+#: The other way: the cell's bit, by where its value begins (0 where none does).
 _CELL_AT = {native: [0] * (32 * 75) for native in (False, True)}
-for _native, _cells_at in _CELL_AT.items():
-    for _i, _bit in enumerate(_CELL_BITS):
-        _cells_at[_value_shift(_i, _native)] = _bit
+for _native, _shifts in _SHIFT_OF_CELL.items():
+    for _cell, _shift in enumerate(_shifts):
+        _CELL_AT[_native][_shift] = 1 << _cell
 
 
 def cells_of_bytes(data: bytes, native: bool = False) -> tuple[int, int]:
@@ -321,14 +326,6 @@ _NATIVE_TAIL = struct.Struct(f"={CELLS - 75}i")
 def hand_bytes(hand: int, native: bool) -> bytes:
     """Rows 0–4 of a hand's table as sent (its 300 bytes), made once per hand."""
     return cells_bytes(*hand_cells(hand), native)
-
-
-#: Each cell's value put in place: by the cell's bit, where its value begins in rows
-#: 0–4 read as one integer (:func:`_rows_order`).
-_SHIFT_OF_CELL = {
-    native: [_value_shift(r * COLUMNS + c, native) for c in range(COLUMNS) for r in range(5)]
-    for native in (False, True)
-}
 
 
 @lru_cache(maxsize=4096)
