@@ -65,6 +65,13 @@ POLL_SECONDS = 0.0005
 COUNT_SECONDS = 1.0
 
 
+def count_due(counted_at: float, now: float) -> bool:
+    """Whether a game's write at ``now`` (``time.monotonic()``) has the players' profiles
+    count the match's stored games, they having last counted at ``counted_at``: once
+    :data:`COUNT_SECONDS` have passed (:class:`GameWriter`)."""
+    return now - counted_at >= COUNT_SECONDS
+
+
 class Connection(asyncio.Protocol):
     """A client's socket, bounded both ways. Out: what the server sends it is queued
     and goes in one write (each table whole in it) when the server next asks it for a
@@ -634,7 +641,7 @@ class GameWriter:
         from places.services.uecda import store_match_games
 
         now = time.monotonic()
-        count = now - self.counted_at >= COUNT_SECONDS
+        count = count_due(self.counted_at, now)
         self.players = await db_thread.run(
             store_match_games, self.place_id, records, over, self.players, count,
             place=self.place_id,

@@ -24,7 +24,7 @@ from places.engine.uecda_record import replay_records
 from places.models import Game, Place, Rank
 from places.reads.records import place_records
 from places.uecda import wire as w
-from places.uecda.match import serve_match
+from places.uecda.match import COUNT_SECONDS, count_due, serve_match
 from places.wire.record_schema import schema_errors
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -48,6 +48,13 @@ def check_stored(place_id: int, games: int, names: list[str] | None = None) -> P
         assert seated == names
     assert sum(p.games for p in place.players.all()) == 5 * games
     return place
+
+
+def test_the_profiles_count_a_matchs_games_once_count_seconds_have_passed():
+    """The rule the match's writer and ``bench/uecda_write.py`` share."""
+    assert not count_due(100.0, 100.0 + COUNT_SECONDS - 0.001)
+    assert count_due(100.0, 100.0 + COUNT_SECONDS)
+    assert count_due(100.0, 100.0 + 10 * COUNT_SECONDS)
 
 
 async def serve(games: int, **kwargs) -> tuple[asyncio.Task, int]:
