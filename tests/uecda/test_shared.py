@@ -12,6 +12,8 @@ import asyncio
 import json
 import logging
 import socket
+import threading
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -75,6 +77,16 @@ def place_of_two(games: int) -> tuple[Place, dict[int, str]]:
 async def knock(port: int, name: str | None) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     """Connect and send a 20070 handshake naming ``name`` (None: send nothing, as 20060)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    if name is not None:
+        writer.write(w.encode(w.handshake(name)))
+    return reader, writer
+
+
+async def knock_from(
+    address: str, port: int, name: str | None
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """:func:`knock` from another loopback address (127.0.0.2, …): another client's machine."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
     if name is not None:
         writer.write(w.encode(w.handshake(name)))
     return reader, writer
@@ -168,7 +180,9 @@ async def test_a_wrong_code_or_none_takes_no_seat_and_is_told_nothing(listener, 
             reader, writer = await knock(listener.port, name)
             assert await refused(reader)
             writer.close()
-    assert sum("no seat for its name" in r.message for r in caplog.records) == 4
+    # one line for the address; the others are counted, in one line when its window ends
+    assert sum("no seat for its name" in r.message for r in caplog.records) == 1
+    assert listener.strikes["127.0.0.1"].wrong == 4
     assert all(code not in r.getMessage() for r in caplog.records)
     assert not listener.waiting and not listener.matches
     place = await sync_to_async(Place.objects.get)(pk=done.place.id)
@@ -267,6 +281,177 @@ async def test_connections_past_the_handshake_bound_are_closed_at_once(
         for _, w_ in silent:
             w_.close()
         await shared.close()
+
+
+class Flood:
+    """Silent connections from some addresses, re-opened as fast as they are closed, in a
+    thread of their own: each address keeps ``hold`` open, the oldest closed for a new one."""
+
+    def __init__(self, port: int, addresses: list[str], hold: int = 100):
+        self.port, self.addresses, self.hold = port, addresses, hold
+        self.opened = 0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        held: dict[str, list[socket.socket]] = {a: [] for a in self.addresses}
+        try:
+            while not self.stop.is_set():
+                for address, socks in held.items():
+                    s = socket.socket()
+                    s.bind((address, 0))
+                    try:
+                        s.connect(("127.0.0.1", self.port))
+                    except OSError:
+                        s.close()
+                        continue
+                    socks.append(s)
+                    self.opened += 1
+                    if len(socks) > self.hold:
+                        socks.pop(0).close()
+                time.sleep(0.001)
+        finally:
+            for socks in held.values():
+                for s in socks:
+                    s.close()
+
+    def __enter__(self) -> Flood:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        self.thread.join(30)
+
+
+@pytest.mark.parametrize("flooders", [1, 8])
+async def test_addresses_flooding_silent_connections_keep_no_other_address_from_its_seat(
+    flooders, close_thread_connections
+):
+    """One address (or eight: more than the port's slots, 16 each) holds and re-opens
+    silent connections as fast as it can; a right code from another address is seated
+    within 2 s, every time. (Before: 64 slots for all, and the flood took them all.)"""
+    sock = socket.create_server(("127.0.0.1", 0))
+    sock.setblocking(False)
+    shared = SharedListener(wrong_codes=10**6)  # the handshake bounds alone, tndhms's 2 s
+    await shared.start(sock)
+    port = sock.getsockname()[1]
+    codes = [(await sync_to_async(practice)(f"p{flooders}{i}", 1)).join_code for i in range(3)]
+    flood = Flood(port, [f"127.0.0.{2 + i}" for i in range(flooders)])
+    try:
+        with flood:
+            for _ in range(1000):  # the slots are taken: the flood's first round is in
+                if flood.opened >= 100 * flooders:
+                    break
+                await asyncio.sleep(0.01)
+            assert flood.opened >= 100 * flooders
+            for code in codes:  # one after the other, while the flood goes on
+                started = time.monotonic()
+                reader, writer = await knock_from("127.0.0.99", port, code)
+                number = await asyncio.wait_for(reader.read(4), 10)
+                seated_in = time.monotonic() - started
+                writer.close()
+                assert len(number) == 4, "closed: no seat"
+                assert seated_in < 2.0
+            assert all(len(held) <= 16 for held in shared.pending.values())
+            assert sum(len(held) for held in shared.pending.values()) <= 64
+        await matches_done(shared)
+    finally:
+        await shared.close()
+
+
+async def test_an_address_past_its_wrong_codes_is_closed_unheard_and_others_are_seated(
+    close_thread_connections, caplog
+):
+    """40 wrong codes from one address: the first 5 looked up, the rest closed as they come;
+    then that address's right code is refused while another address's is seated; a
+    bounded number of log lines, not one a guess."""
+    sock = socket.create_server(("127.0.0.1", 0))
+    sock.setblocking(False)
+    shared = SharedListener(handshake_window=0.3, wrong_codes=5, wrong_codes_seconds=60)
+    await shared.start(sock)
+    port = sock.getsockname()[1]
+    mine = await sync_to_async(practice)("guess", 1)
+    theirs = await sync_to_async(practice)("other", 1)
+    wrong = "23456789ABCDEF"
+    try:
+        with caplog.at_level(logging.INFO, logger="places.uecda.shared"):
+            for _ in range(40):
+                reader, writer = await knock_from("127.0.0.2", port, wrong)
+                assert await refused(reader)
+                writer.close()
+            reader, writer = await knock_from("127.0.0.2", port, mine.join_code)
+            assert await refused(reader)  # held back: however right its code
+            writer.close()
+            reader, writer = await knock_from("127.0.0.3", port, theirs.join_code)
+            assert w.decode_int(await asyncio.wait_for(reader.readexactly(4), 10)) == theirs.seat
+            writer.close()
+            await matches_done(shared)
+        assert shared.strikes["127.0.0.2"].wrong == 5
+        assert shared.strikes["127.0.0.2"].turned_away == 36
+        lines = [r.getMessage() for r in caplog.records if "127.0.0.2" in r.getMessage()]
+        assert len(lines) == 3, lines  # its first wrong name, its hold, its first turned away
+        assert await sync_to_async(lambda: Place.objects.get(pk=mine.place.id).state)() == (
+            Place.State.WAITING
+        )
+    finally:
+        await shared.close()
+
+
+async def test_an_address_s_window_ends_with_one_line_counting_it_and_its_codes_work_again(
+    close_thread_connections, caplog
+):
+    sock = socket.create_server(("127.0.0.1", 0))
+    sock.setblocking(False)
+    shared = SharedListener(handshake_window=0.3, wrong_codes=5, wrong_codes_seconds=3)
+    await shared.start(sock)
+    port = sock.getsockname()[1]
+    done = await sync_to_async(practice)("again", 1)
+    try:
+        with caplog.at_level(logging.INFO, logger="places.uecda.shared"):
+            for _ in range(12):
+                reader, writer = await knock_from("127.0.0.2", port, "23456789ABCDEF")
+                assert await refused(reader)
+                writer.close()
+            summary: list[str] = []
+            for _ in range(200):  # the window ends 3 s after the first wrong code
+                summary = [r.getMessage() for r in caplog.records if " in 3 s: " in r.getMessage()]
+                if summary:
+                    break
+                await asyncio.sleep(0.05)
+            assert summary == [
+                "UECda address 127.0.0.2 in 3 s: 5 names opened no seat, "
+                "7 connections closed as they came"
+            ]
+            reader, writer = await knock_from("127.0.0.2", port, done.join_code)
+            assert w.decode_int(await asyncio.wait_for(reader.readexactly(4), 10)) == done.seat
+            writer.close()
+            await matches_done(shared)
+    finally:
+        await shared.close()
+
+
+async def test_staff_stop_of_a_waiting_place_ends_its_seated_clients_with_the_end_flag(listener):
+    """Before: the seated client was left open, told nothing."""
+    place, codes = await sync_to_async(place_of_two)(2)
+    reader, writer = await knock(listener.port, codes[1])
+    assert w.decode_int(await reader.readexactly(4)) == 1
+    for _ in range(100):
+        if listener.waiting:
+            break
+        await asyncio.sleep(0.02)
+    assert place.id in listener.waiting
+    await sync_to_async(services.stop_place)(place.id)
+    stopped = time.monotonic()
+    assert w.decode_int(await asyncio.wait_for(reader.readexactly(4), 5)) == w.MATCH_OVER
+    assert await asyncio.wait_for(reader.read(1), 5) == b""  # and closed
+    assert time.monotonic() - stopped < 1.0
+    writer.close()
+    assert not listener.waiting
+    reader, writer = await knock(listener.port, codes[3])  # its seats take nobody any more
+    assert await refused(reader)
+    writer.close()
+    assert await sync_to_async(Game.objects.filter(place_id=place.id).count)() == 0
 
 
 def test_a_match_a_stopped_server_left_running_is_aborted_by_the_next_listener(
