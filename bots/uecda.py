@@ -88,8 +88,14 @@ class UecdaClient:
         return self.summary
 
     async def _game(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
-        """Play one game; False when it was the last."""
-        delivered = await self._table(reader)
+        """Play one game; False when it was the last, or the match ended before it (its
+        place was stopped while it waited: the game state 2 came where a hand was due)."""
+        try:
+            delivered = await self._table(reader)
+        except asyncio.IncompleteReadError as e:
+            if len(e.partial) == w.INT_BYTES and w.decode_int(e.partial) == w.MATCH_OVER:
+                return False
+            raise
         if delivered[_FLAGS] != 1:
             raise UecdaProtocolError("a game began without the hand-delivery table")
         give = delivered[_FLAGS + 1]

@@ -454,6 +454,18 @@ async def test_staff_stop_of_a_waiting_place_ends_its_seated_clients_with_the_en
     assert await sync_to_async(Game.objects.filter(place_id=place.id).count)() == 0
 
 
+async def test_the_project_s_client_ends_cleanly_when_its_waiting_place_is_stopped(listener):
+    place, codes = await sync_to_async(place_of_two)(2)
+    ann = asyncio.ensure_future(client(listener.port, codes[1]).run())
+    for _ in range(200):
+        if listener.waiting:
+            break
+        await asyncio.sleep(0.02)
+    await sync_to_async(services.stop_place)(place.id)
+    summary = await asyncio.wait_for(ann, 10)
+    assert (summary.player, summary.games) == (1, 0)
+
+
 def test_a_match_a_stopped_server_left_running_is_aborted_by_the_next_listener(
     close_thread_connections,
 ):
