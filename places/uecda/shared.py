@@ -193,7 +193,7 @@ class SharedListener:
         if len(held) >= self.pending_per_address:
             self._turn_away(conn, address, f"{len(held)} handshakes pending from its address")
             return
-        under_way = sum(len(held) for held in self.pending.values())
+        under_way = sum(map(len, self.pending.values()))
         if under_way >= self.max_pending and not self._make_room(len(held)):
             self._turn_away(conn, address, f"{self.max_pending} handshakes pending")
             return
