@@ -129,11 +129,6 @@ def store_finished_games(
     return games
 
 
-def log_digest(data: bytes) -> str:
-    """What tells one log from another: the SHA-256 of its bytes."""
-    return hashlib.sha256(data).hexdigest()
-
-
 def _text(log: BinaryIO, digest: hashlib._Hash) -> Iterator[str]:  # (hashlib names no type)
     """The log's lines from its start, as ``str.splitlines`` cuts them, read a line at a time
     (each fed to ``digest``). A line that is not UTF-8 or longer than ``MAX_LOG_LINE`` is
@@ -221,7 +216,8 @@ class _Disagrees(Exception):
 
 def _read_header(log: BinaryIO) -> tuple[TndhmsLog, int, str]:
     """The first reading of a log: every line checked, the games counted and let go.
-    Returns the header (as a log without games), the games and the log's digest."""
+    Returns the header (as a log without games), the games and the log's digest (the
+    SHA-256 of its bytes: what tells one log from another)."""
     digest = hashlib.sha256()
     reader = LogReader(_text(log, digest))
     try:
