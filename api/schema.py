@@ -738,12 +738,22 @@ def practice_spec(fmt: str | None) -> dict:
                             ),
                         ],
                         405: [(errors.METHOD_NOT_ALLOWED, "only POST")],
-                        409: [(errors.TOO_MANY_PRACTICES, "too many unfinished practice places")],
+                        409: [
+                            (errors.TOO_MANY_PRACTICES, "too many unfinished practice places"),
+                            (
+                                errors.TOO_MANY_ADDRESS_PRACTICES,
+                                "too many unfinished practice places from this address",
+                            ),
+                        ],
                         429: [
                             (errors.TOO_MANY_ATTEMPTS, "wait Retry-After seconds"),
                             (
                                 errors.TOO_MANY_PRACTICE_GAMES,
                                 "too many practice games asked for lately: wait Retry-After s",
+                            ),
+                            (
+                                errors.TOO_MANY_ADDRESS_PRACTICE_GAMES,
+                                "too many from this address lately: wait Retry-After s",
                             ),
                         ],
                     },

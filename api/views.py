@@ -357,7 +357,7 @@ class PracticeView(ApiView):
             raise errors.Refused(
                 errors.NOT_LOGGED_IN, "log in first, or send name and password with the request"
             )
-        done = services.start_practice(user.pk, **options)
+        done = services.start_practice(user.pk, address=throttle.address_of(dj), **options)
         if name:
             auth_login(dj, user)  # a new session key: no fixation
         if done.join_code is None:

@@ -266,6 +266,12 @@ PRACTICE_GAMES_PER_WINDOW = int(env_str("PRACTICE_GAMES_PER_WINDOW", "1000"))
 PRACTICE_GAMES_WINDOW = float(env_str("PRACTICE_GAMES_WINDOW", "3600"))
 PRACTICE_MIN_TIME_LIMIT = float(env_str("PRACTICE_MIN_TIME_LIMIT", "1"))
 PRACTICE_ABSENT_GAMES = int(env_str("PRACTICE_ABSENT_GAMES", "3"))
+# What one client address (api/throttle.py's: the proxy's X-Forwarded-For only behind
+# --proxy-headers) may make the house play, whatever accounts it uses: its practices not
+# finished, and the games they asked for in PRACTICE_GAMES_WINDOW seconds. Sign-up makes
+# accounts cheap; these make them buy no more house time. Two users' worth by default.
+PRACTICE_PLACES_PER_ADDRESS = int(env_str("PRACTICE_PLACES_PER_ADDRESS", "6"))
+PRACTICE_GAMES_PER_ADDRESS = int(env_str("PRACTICE_GAMES_PER_ADDRESS", "2000"))
 # Sign-up (/signup): anyone may make an account and practise; SIGN_UP=0 turns it off
 # (accounts then come from the admin or create_user alone).
 SIGN_UP = env_bool("SIGN_UP", default=True)

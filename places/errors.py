@@ -96,6 +96,16 @@ TOO_MANY_PRACTICES = _define(
 TOO_MANY_PRACTICE_GAMES = _define(
     "TOO_MANY_PRACTICE_GAMES", 429, "too many practice games asked for lately: try again later"
 )
+TOO_MANY_ADDRESS_PRACTICES = _define(
+    "TOO_MANY_ADDRESS_PRACTICES",
+    409,
+    "too many unfinished practice places from this address: finish one first",
+)
+TOO_MANY_ADDRESS_PRACTICE_GAMES = _define(
+    "TOO_MANY_ADDRESS_PRACTICE_GAMES",
+    429,
+    "too many practice games asked for lately from this address: try again later",
+)
 
 # -- the request itself -------------------------------------------------------------------
 BAD_REQUEST = _define("BAD_REQUEST", 400, "the request cannot be read")

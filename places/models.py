@@ -34,6 +34,8 @@ def rules_field() -> models.CharField:
 
 
 TITLE_MAX_LENGTH = 20
+#: The longest client address kept on a practice (an IPv6 address is at most 45 characters).
+PRACTICE_ADDRESS_LENGTH = 64
 
 
 class Place(models.Model):
@@ -100,6 +102,11 @@ class Place(models.Model):
     rated = models.BooleanField(_("rated"), default=True)
     #: Made by ``POST /practice``: one user and four house bots (``places/services/practice.py``).
     practice = models.BooleanField(default=False, editable=False)
+    #: The address a practice was asked for from ("" for any other place): what one address
+    #: holds and asks for is bounded too (``places/services/practice.py``).
+    practice_address = models.CharField(
+        max_length=PRACTICE_ADDRESS_LENGTH, blank=True, default="", editable=False
+    )
     #: Duplicate deals: the ranks of each game's exchange are drawn from the seed,
     #: not taken from the game before, so every rotation of a seed deals the same hands.
     duplicate_deals = models.BooleanField(default=False, editable=False)
@@ -122,7 +129,14 @@ class Place(models.Model):
 
     class Meta:
         ordering = ["-id"]
-        indexes = [models.Index(fields=["state", "next_step_at"])]
+        indexes = [
+            models.Index(fields=["state", "next_step_at"]),
+            models.Index(
+                fields=["practice_address", "created_at"],
+                condition=models.Q(practice=True),
+                name="practice_by_address",
+            ),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["tournament", "table_no"], name="one_place_per_table_no"

@@ -1,9 +1,11 @@
 """tndhms's FLAG_LOGGER log: read it into games, and referee every game with the engine.
 
-The log (UECDA.md §7) is text the caller has read; nothing here opens files.
+The log (UECDA.md §7) is text the caller reads; nothing here opens files.
 Lines are ``%KEY%name% value``: a header under the key ``-----``, then seven
-lines per game under its number on five digits. :func:`parse_log` checks the
-shape and names the line of anything malformed or missing; :func:`referee`
+lines per game under its number on five digits. :class:`LogReader` reads them one
+at a time, a game at a time (a log may hold 99,999 games: memory stays one game's),
+checks the shape and names the line of anything malformed or missing, at the first
+such line; :func:`parse_log` keeps every game of a log. :func:`referee`
 replays every game with :mod:`.uecda` and names the game, the turn, what the
 log says and what the engine says wherever they differ; with the log's seed it
 also draws tndhms's seatings, deals and 20-pass draws again
@@ -151,65 +153,82 @@ def _game(number: int, lines: list[tuple[int, str]]) -> LoggedGame:
     )
 
 
+class LogReader:
+    """Reads a log line by line: :meth:`games` yields each game as its last line is read,
+    and :attr:`log` holds the header as its lines come (its ``games`` stay empty). A
+    malformed line, a game out of order or a log cut short (no ``TIME_END``, a game
+    missing its lines, fewer games than ``GAME_NUMBER``) raises :class:`LogError`
+    naming the line, as soon as it is read."""
+
+    def __init__(self, lines: Iterable[str]):
+        self.log = TndhmsLog({}, ())
+        self.count = 0  # the games read so far
+        self._lines = lines
+
+    def games(self) -> Iterator[LoggedGame]:
+        header = self.log.header
+        pending: list[tuple[int, str]] = []
+        last = 0
+        ended = False
+        for last, raw in enumerate(self._lines, start=1):
+            text = raw.rstrip("\r\n")
+            if not text.strip():
+                continue
+            m = _LINE.fullmatch(text)
+            if m is None:
+                raise LogError(last, f"not a log line: {text[:60]!r}")
+            key, name, value = m.group(1), m.group(2), (m.group(3) or "").strip()
+            if ended:
+                raise LogError(last, f"a line after TOTAL_POINT: {text[:60]!r}")
+            if key == "-----":
+                if pending:
+                    raise LogError(
+                        last,
+                        f"game {self.count:05d} is cut short: no {GAME_KEYS[len(pending)]} line",
+                    )
+                header[name] = value
+                self.log.header_lines[name] = last
+                if name == "palyer_name":
+                    self.log.names = tuple(value.split())
+                if name == "TOTAL_POINT":
+                    ended = True
+                continue
+            if not (key.isdigit() and len(key) == 5):
+                raise LogError(last, f"not a header or game key: {key[:20]!r}")
+            if int(key) != self.count:
+                raise LogError(last, f"game {key} where game {self.count:05d} was expected")
+            expected = GAME_KEYS[len(pending)]
+            if name != expected:
+                raise LogError(last, f"game {key}: {name[:20]!r} where {expected!r} was expected")
+            pending.append((last, value))
+            if len(pending) == len(GAME_KEYS):
+                game = _game(self.count, pending)
+                pending = []
+                self.count += 1
+                yield game
+        if pending:
+            raise LogError(
+                last,
+                f"the log is cut short in game {self.count:05d}: no {GAME_KEYS[len(pending)]} line",
+            )
+        for needed in ("palyer_name", "GAME_NUMBER", "TIME_END", "TOTAL_POINT"):
+            if needed not in header:
+                raise LogError(last, f"the log is cut short: no {needed} line")
+        if len(self.log.names) != 5:
+            raise LogError(last, f"palyer_name names {len(self.log.names)} players, not 5")
+        if not header["GAME_NUMBER"].isdigit() or int(header["GAME_NUMBER"]) != self.count:
+            raise LogError(
+                last,
+                f"GAME_NUMBER is {header['GAME_NUMBER'][:10]} but the log has {self.count} games",
+            )
+
+
 def parse_log(lines: Iterable[str]) -> TndhmsLog:
-    """Read a whole log; a malformed line, a game out of order or a log cut short
-    (no ``TIME_END``, a game missing its lines, fewer games than ``GAME_NUMBER``)
-    raises :class:`LogError` naming the line."""
-    header: dict[str, str] = {}
-    log = TndhmsLog(header, ())
-    pending: list[tuple[int, str]] = []
-    number = 0
-    last = 0
-    ended = False
-    for last, raw in enumerate(lines, start=1):
-        text = raw.rstrip("\r\n")
-        if not text.strip():
-            continue
-        m = _LINE.fullmatch(text)
-        if m is None:
-            raise LogError(last, f"not a log line: {text[:60]!r}")
-        key, name, value = m.group(1), m.group(2), (m.group(3) or "").strip()
-        if ended:
-            raise LogError(last, f"a line after TOTAL_POINT: {text[:60]!r}")
-        if key == "-----":
-            if pending:
-                raise LogError(
-                    last, f"game {number:05d} is cut short: no {GAME_KEYS[len(pending)]} line"
-                )
-            header[name] = value
-            log.header_lines[name] = last
-            if name == "palyer_name":
-                log.names = tuple(value.split())
-            if name == "TOTAL_POINT":
-                ended = True
-            continue
-        if not (key.isdigit() and len(key) == 5):
-            raise LogError(last, f"not a header or game key: {key[:20]!r}")
-        if int(key) != number:
-            raise LogError(last, f"game {key} where game {number:05d} was expected")
-        expected = GAME_KEYS[len(pending)]
-        if name != expected:
-            raise LogError(last, f"game {key}: {name[:20]!r} where {expected!r} was expected")
-        pending.append((last, value))
-        if len(pending) == len(GAME_KEYS):
-            log.games.append(_game(number, pending))
-            pending = []
-            number += 1
-    if pending:
-        raise LogError(
-            last, f"the log is cut short in game {number:05d}: no {GAME_KEYS[len(pending)]} line"
-        )
-    for needed in ("palyer_name", "GAME_NUMBER", "TIME_END", "TOTAL_POINT"):
-        if needed not in header:
-            raise LogError(last, f"the log is cut short: no {needed} line")
-    if len(log.names) != 5:
-        raise LogError(last, f"palyer_name names {len(log.names)} players, not 5")
-    if not header["GAME_NUMBER"].isdigit() or int(header["GAME_NUMBER"]) != len(log.games):
-        raise LogError(
-            last,
-            f"GAME_NUMBER is {header['GAME_NUMBER'][:10]} but the log has {len(log.games)} games",
-        )
-    return log
+    """Read a whole log, every game kept (:class:`LogReader` says what it refuses)."""
+    reader = LogReader(lines)
+    games = list(reader.games())
+    reader.log.games = games
+    return reader.log
 
 
 def check_rules(log: TndhmsLog) -> None:
@@ -446,13 +465,18 @@ def referee_game(
     )
 
 
-def referee(log: TndhmsLog, rules: Rules = UECDA) -> Iterator[Refereed | Disagreement]:
+def referee(
+    log: TndhmsLog, rules: Rules = UECDA, games: Iterable[LoggedGame] | None = None
+) -> Iterator[Refereed | Disagreement]:
     """Referee every game of a log, in order: a :class:`Refereed` for each game the
-    engine replays as logged, a :class:`Disagreement` for each it does not."""
+    engine replays as logged, a :class:`Disagreement` for each it does not.
+
+    ``games`` are the log's games as they are read (:meth:`LogReader.games`, the
+    header already whole), in place of ``log.games``: one game is kept at a time."""
     check_rules(log)
     stream = seeded_stream(log)
     previous = None
-    for lg in log.games:
+    for lg in log.games if games is None else games:
         try:
             yield referee_game(lg, previous, rules, stream)
         except DisagreementError as e:
@@ -460,10 +484,10 @@ def referee(log: TndhmsLog, rules: Rules = UECDA) -> Iterator[Refereed | Disagre
             stream = None  # where the game parted, its draws are unknown: no more to check
         previous = lg
     total = log.header.get("TOTAL_POINT", "")
-    if log.games and total.split() != [str(p) for p in log.games[-1].points]:
+    if previous is not None and total.split() != [str(p) for p in previous.points]:
         yield Disagreement(
-            log.games[-1].number,
+            previous.number,
             0,
             f"TOTAL_POINT {total}",
-            f"the last game's points {log.games[-1].points}",
+            f"the last game's points {previous.points}",
         )

@@ -12,11 +12,16 @@ at most ``PRACTICE_PLACES_PER_USER`` practices at once, at most
 and no turn of the user's shorter than ``PRACTICE_MIN_TIME_LIMIT``, so that a user
 who never answers makes the house play at most one game per few such turns. A
 practice whose user is gone stops after the game being played
-(``places/reads/practice.py``).
+(``places/reads/practice.py``). Since anyone may sign up, one person may hold many
+accounts: what one client address asks for, whatever its accounts, is bounded as
+well (``PRACTICE_PLACES_PER_ADDRESS``, ``PRACTICE_GAMES_PER_ADDRESS``), counted from
+the address each practice keeps (``Place.practice_address``), so the count holds
+across processes and restarts.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import secrets
@@ -27,12 +32,20 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from places import errors
 from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME
-from places.models import ENDED, PLAYERS_PER_PLACE, JoinCode, Place, Player
+from places.models import (
+    ENDED,
+    PLAYERS_PER_PLACE,
+    PRACTICE_ADDRESS_LENGTH,
+    JoinCode,
+    Place,
+    Player,
+)
 from places.services.house import check_strategy, house_users
 from places.services.lifecycle import start_place
 from places.services.setup import create_place, seed_problems
@@ -116,25 +129,40 @@ def check_practice(
         raise errors.Refused(errors.INVALID_PARAMETER, "; ".join(problems))
 
 
-def unfinished_practices(user_id: int) -> int:
-    """The user's practice places not yet over (only those ``POST /practice`` made: a
-    tournament's table of the user and four house bots is no practice of theirs)."""
+def practices_of(user_id: int) -> QuerySet[Place]:
+    """The user's practice places (only those ``POST /practice`` made: a tournament's
+    table of the user and four house bots is no practice of theirs)."""
     seated = Player.objects.filter(user_id=user_id).values("place_id")
-    return Place.objects.filter(practice=True, pk__in=seated).exclude(state__in=ENDED).count()
+    return Place.objects.filter(practice=True, pk__in=seated)
 
 
-def check_games_left(user_id: int, game_count: int, now: datetime) -> None:
-    """Refuse a practice that would take the user past ``PRACTICE_GAMES_PER_WINDOW`` games
-    asked for in the last ``PRACTICE_GAMES_WINDOW`` seconds (``TOO_MANY_PRACTICE_GAMES``,
-    with ``Retry-After``: when enough of them have left the window).
+def practices_from(address: str) -> QuerySet[Place]:
+    """The practice places asked for from this client address, by any of its accounts."""
+    return Place.objects.filter(practice=True, practice_address=address[:PRACTICE_ADDRESS_LENGTH])
+
+
+def unfinished_practices(user_id: int) -> int:
+    """The user's practice places not yet over."""
+    return practices_of(user_id).exclude(state__in=ENDED).count()
+
+
+def check_games_left(
+    practices: QuerySet[Place],
+    game_count: int,
+    now: datetime,
+    limit: int,
+    code: errors.Code,
+    whose: str = "",
+) -> None:
+    """Refuse a practice that would take ``practices`` past ``limit`` games asked for in the
+    last ``PRACTICE_GAMES_WINDOW`` seconds (``code``, with ``Retry-After``: when enough of
+    them have left the window); ``whose`` says whose games they are in the message.
 
     The games asked for count, played or not: what a practice may still make the house play.
     """
-    limit = settings.PRACTICE_GAMES_PER_WINDOW
     window = timedelta(seconds=settings.PRACTICE_GAMES_WINDOW)
-    seated = Player.objects.filter(user_id=user_id).values("place_id")
     recent = list(
-        Place.objects.filter(practice=True, pk__in=seated, created_at__gt=now - window)
+        practices.filter(created_at__gt=now - window)
         .order_by("created_at")
         .values_list("created_at", "game_count")
     )
@@ -150,10 +178,49 @@ def check_games_left(user_id: int, game_count: int, now: datetime) -> None:
             break
     seconds = max(1, math.ceil(wait.total_seconds()))
     raise errors.Refused(
-        errors.TOO_MANY_PRACTICE_GAMES,
-        f"{asked} practice games asked for in the last {window.total_seconds():g} s, "
+        code,
+        f"{asked} practice games asked for{whose} in the last {window.total_seconds():g} s, "
         f"at most {limit}: try again in {seconds} s",
         headers={"Retry-After": str(seconds)},
+    )
+
+
+def _lock_address(address: str) -> None:
+    """Hold the address until the transaction ends, so that two practices asked for from
+    it at once count each other (as the user's row does for one user). PostgreSQL: an
+    advisory lock on the address's hash; SQLite's transactions already write one at a
+    time (``BEGIN IMMEDIATE``, daihinmin/settings.py)."""
+    if connection.vendor != "postgresql":
+        return
+    digest = hashlib.sha256(f"daihinmin-practice-address:{address}".encode()).digest()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest[:8], "big", signed=True)]
+        )
+
+
+def check_address(address: str, game_count: int, now: datetime) -> None:
+    """Refuse a practice past what one address may hold and ask for, whatever its accounts:
+    ``PRACTICE_PLACES_PER_ADDRESS`` unfinished (``TOO_MANY_ADDRESS_PRACTICES``) and
+    ``PRACTICE_GAMES_PER_ADDRESS`` games in the window (``TOO_MANY_ADDRESS_PRACTICE_GAMES``).
+    Inside the caller's transaction."""
+    _lock_address(address)
+    practices = practices_from(address)
+    expire_waiting_practices(practices, now - timedelta(seconds=settings.UECDA_PRACTICE_WAIT))
+    limit = settings.PRACTICE_PLACES_PER_ADDRESS
+    if practices.exclude(state__in=ENDED).count() >= limit:
+        raise errors.Refused(
+            errors.TOO_MANY_ADDRESS_PRACTICES,
+            f"this address has {limit} unfinished practice places (of any of its accounts): "
+            "finish one first (or wait for its turns to time out)",
+        )
+    check_games_left(
+        practices,
+        game_count,
+        now,
+        settings.PRACTICE_GAMES_PER_ADDRESS,
+        errors.TOO_MANY_ADDRESS_PRACTICE_GAMES,
+        " from this address",
     )
 
 
@@ -168,8 +235,13 @@ def start_practice(
     time_bank: float = 0.0,
     rated: bool = DEFAULT_RATED,
     rules: str = DAIHINMIN_2011_NAME,
+    address: str | None = None,
 ) -> Practice:
     """Make a place of the user and four house bots of ``bots``, and start it.
+
+    ``address`` is the client's (``api/throttle.py``'s ``address_of``): what it may hold
+    and ask for is bounded too (:func:`check_address`). None (a practice made from the
+    shell or a test, not asked for over HTTP) is bounded per user alone.
 
     The user sits in a random seat (drawn from the seed when there is one). At
     pace 0 the house bots play at once until the user must act. A ``uecda`` practice
@@ -185,14 +257,23 @@ def start_practice(
         user = users.objects.select_for_update().get(pk=user_id)
         limit = settings.PRACTICE_PLACES_PER_USER
         now = timezone.now()
-        expire_waiting_practices(user_id, now - timedelta(seconds=settings.UECDA_PRACTICE_WAIT))
+        stale = now - timedelta(seconds=settings.UECDA_PRACTICE_WAIT)
+        expire_waiting_practices(practices_of(user_id), stale)
         if unfinished_practices(user_id) >= limit:
             raise errors.Refused(
                 errors.TOO_MANY_PRACTICES,
                 f"{user.get_username()} has {limit} unfinished practice places: "
                 "finish one first (or wait for its turns to time out)",
             )
-        check_games_left(user_id, game_count, now)
+        check_games_left(
+            practices_of(user_id),
+            game_count,
+            now,
+            settings.PRACTICE_GAMES_PER_WINDOW,
+            errors.TOO_MANY_PRACTICE_GAMES,
+        )
+        if address is not None:
+            check_address(address, game_count, now)
         wanted = Counter(bots)
         made = {name: iter(house_users(name, n)) for name, n in wanted.items()}
         names = [next(made[name]).get_username() for name in bots]
@@ -209,6 +290,7 @@ def start_practice(
             time_bank=time_bank,
             rated=rated,
             practice=True,
+            practice_address=(address or "")[:PRACTICE_ADDRESS_LENGTH],
             rules=rules,
         )
     if uecda:

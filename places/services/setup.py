@@ -99,9 +99,9 @@ def create_place(
     """A new waiting place with its players seated in the given order.
 
     ``schedule`` is a tournament's (``tournament``, ``table_no``, ``duplicate_deals``), or
-    ``practice`` for ``POST /practice``'s; ``rules`` ``uecda`` makes a place of the shared
-    server's UECda port, whose seats not played by house bots get join codes
-    (``places/services/uecda_seats.py``), and no pace (its clients set it).
+    ``practice`` and ``practice_address`` for ``POST /practice``'s; ``rules`` ``uecda``
+    makes a place of the shared server's UECda port, whose seats not played by house bots
+    get join codes (``places/services/uecda_seats.py``), and no pace (its clients set it).
     """
     if schedule.get("rules") == UECDA_NAME:
         pace = None

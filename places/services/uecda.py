@@ -6,16 +6,19 @@ Rank rows, the place's engine state moved past it (each player's points, the
 last ranks), and its ratings when the place is rated. The standings, results,
 profiles, ratings and records read those rows as they read a 2011 place's.
 :func:`import_tndhms_log` writes a whole match of a tndhms log so, in one
-transaction; a UECda server writes each game so as it ends
+transaction, reading the log as it goes (memory stays a few hundred games' whatever
+its length); a UECda server writes each game so as it ends
 (:func:`store_finished_games`).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+import io
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import BinaryIO
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
@@ -30,9 +33,9 @@ from places.engine.rules import UECDA_NAME
 from places.engine.uecda_log import (
     Disagreement,
     LogError,
+    LogReader,
     Refereed,
     TndhmsLog,
-    parse_log,
     referee,
 )
 from places.engine.uecda_record import record_of_logged
@@ -49,6 +52,8 @@ DEFAULT_LIMIT = Place._meta.get_field("time_limit").default
 NAMED_DISAGREEMENTS = 5
 #: Games whose records are made and written together (a log may hold 99,999 games).
 WRITTEN_AT_ONCE = 500
+#: The longest line a log may have: a game's longest, its play line, is a few KiB.
+MAX_LOG_LINE = 1 << 20
 #: What a TCP match's write reads of its place (:func:`store_finished_games`).
 WRITE_READS = ("state", "engine_state", "game_count", "rated")
 
@@ -124,25 +129,32 @@ def store_finished_games(
     return games
 
 
-def log_digest(data: bytes) -> str:
-    """What tells one log from another: the SHA-256 of its bytes."""
-    return hashlib.sha256(data).hexdigest()
+def _text(log: BinaryIO, digest: hashlib._Hash) -> Iterator[str]:  # (hashlib names no type)
+    """The log's lines from its start, as ``str.splitlines`` cuts them, read a line at a time
+    (each fed to ``digest``). A line that is not UTF-8 or longer than ``MAX_LOG_LINE`` is
+    ``INVALID_LOG`` naming it, as soon as it is read."""
+    log.seek(0)
+    number = 0
+    while raw := log.readline(MAX_LOG_LINE + 1):
+        number += 1
+        if len(raw) > MAX_LOG_LINE:
+            raise errors.Refused(
+                errors.INVALID_LOG, f"line {number}: longer than {MAX_LOG_LINE} bytes"
+            )
+        digest.update(raw)
+        try:
+            yield from raw.decode("utf-8").splitlines()
+        except UnicodeDecodeError:
+            raise errors.Refused(errors.INVALID_LOG, f"line {number}: not UTF-8 text") from None
 
 
-def _text(data: bytes) -> list[str]:
-    try:
-        return data.decode("utf-8").splitlines()
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        raise errors.Refused(errors.INVALID_LOG, f"line {line}: not UTF-8 text") from None
-
-
-def _refused_games(disagreements: list[Disagreement], total: int) -> errors.Refused:
-    named = "; ".join(str(d) for d in disagreements[:NAMED_DISAGREEMENTS])
-    more = len(disagreements) - NAMED_DISAGREEMENTS
+def _refused_games(named: list[Disagreement], count: int, total: int) -> errors.Refused:
+    """``LOG_DISAGREES`` for ``count`` disagreements, the first of them ``named``."""
+    text = "; ".join(str(d) for d in named[:NAMED_DISAGREEMENTS])
+    more = count - NAMED_DISAGREEMENTS
     return errors.Refused(
         errors.LOG_DISAGREES,
-        f"{len(disagreements)} of {total} games are not as the engine plays them: {named}"
+        f"{count} of {total} games are not as the engine plays them: {text}"
         + (f"; and {more} more" if more > 0 else ""),
     )
 
@@ -198,8 +210,26 @@ def _title(log: TndhmsLog) -> str:
     return f"tndhms {digits[:8]}-{digits[8:12]}" if len(digits) >= 12 else "tndhms log"
 
 
+class _Disagrees(Exception):
+    """A game the engine plays otherwise, found while writing: what is written is undone."""
+
+
+def _read_header(log: BinaryIO) -> tuple[TndhmsLog, int, str]:
+    """The first reading of a log: every line checked, the games counted and let go.
+    Returns the header (as a log without games), the games and the log's digest (the
+    SHA-256 of its bytes: what tells one log from another)."""
+    digest = hashlib.sha256()
+    reader = LogReader(_text(log, digest))
+    try:
+        for _ in reader.games():
+            pass
+    except LogError as e:
+        raise errors.Refused(errors.INVALID_LOG, str(e)) from None
+    return reader.log, reader.count, digest.hexdigest()
+
+
 def import_tndhms_log(
-    data: bytes,
+    log: BinaryIO | bytes,
     *,
     rated: bool = False,
     keep_going: bool = False,
@@ -208,60 +238,94 @@ def import_tndhms_log(
 ) -> Imported:
     """Make a finished ``uecda`` place of the match a tndhms FLAG_LOGGER log holds.
 
-    Every game is refereed by the engine before anything is written; a game the
-    engine does not replay as logged refuses the whole log (``LOG_DISAGREES``,
-    naming the game, the turn and what each says), unless ``keep_going``, which
-    imports the games that agree and returns the others. A malformed or cut
-    log is ``INVALID_LOG`` naming the line; a log imported before,
-    ``ALREADY_IMPORTED``. ``progress(done, total)`` is called as games are refereed.
+    ``log`` is a file opened in binary (or its bytes), read twice from its start, a line
+    at a time: memory stays a few hundred games' whatever the log's length. The first
+    reading checks every line: a malformed or cut log is ``INVALID_LOG`` naming the line,
+    at the first such line; a log imported before, ``ALREADY_IMPORTED``. The second
+    referees each game with the engine and writes it, all in one transaction: a game
+    the engine does not replay as logged refuses the whole log (``LOG_DISAGREES``,
+    naming the game, the turn and what each says) and nothing is kept, unless
+    ``keep_going``, which imports the games that agree and returns the others.
+    ``progress(done, total)`` is called as games are refereed.
     """
-    digest = log_digest(data)
+    if isinstance(log, bytes):
+        log = io.BytesIO(log)
+    header, total, digest = _read_header(log)
     before = Place.objects.filter(imported_from=digest).values_list("id", flat=True).first()
     if before is not None:
         raise errors.Refused(errors.ALREADY_IMPORTED, f"this log was imported as place {before}")
-    try:
-        log = parse_log(_text(data))
-        total = len(log.games)
-        agreed: list[Refereed] = []
-        disagreements: list[Disagreement] = []
-        for done in referee(log):
-            if isinstance(done, Disagreement):
-                disagreements.append(done)
-            else:
-                agreed.append(done)
-            if progress is not None:
-                progress(len(agreed) + len(disagreements), total)
-    except LogError as e:
-        raise errors.Refused(errors.INVALID_LOG, str(e)) from None
-    if disagreements and not keep_going:
-        raise _refused_games(disagreements, total)
-    if not agreed:
-        raise errors.Refused(errors.LOG_DISAGREES, "no game of the log is as the engine plays it")
-    title = title if title is not None else _title(log)
-    seed = log.header.get("RANDOM_SEED", "")
+    title = title if title is not None else _title(header)
+    seed = header.header.get("RANDOM_SEED", "")
     problems = _setting_problems(title, total, None, DEFAULT_LIMIT, seed)
     if problems:
         raise errors.Refused(errors.INVALID_PLACE, "; ".join(problems))
     now = timezone.now()
+    disagreements: list[Disagreement] = []
+    count = agreed = turns = 0
     try:
         with transaction.atomic():
-            place, players = _new_place(
-                title, total, seed, rated, _users(log), imported_from=digest,
-                state=Place.State.FINISHED, started_at=now, finished_at=now,
-            )  # fmt: skip
-            head = {"id": place.id, "title": title, "games": total}
-            for start in range(0, len(agreed), WRITTEN_AT_ONCE):
-                part = agreed[start : start + WRITTEN_AT_ONCE]
-                records = [record_of_logged(log, done, head, seed or None) for done in part]
-                over = start + WRITTEN_AT_ONCE >= len(agreed)
-                store_finished_games(place, players, records, now, over=over)
+            users = _users(header)
+            place = players = head = None
+            part: list[Refereed] = []
+            again = hashlib.sha256()
+            reader = LogReader(_text(log, again))
+            for done in referee(header, games=reader.games()):
+                count += 1
+                if isinstance(done, Disagreement):
+                    if keep_going or len(disagreements) < NAMED_DISAGREEMENTS:
+                        disagreements.append(done)
+                else:
+                    agreed += 1
+                    turns += done.turns
+                    if place is None:
+                        place, players = _new_place(
+                            title, total, seed, rated, users, imported_from=digest,
+                            state=Place.State.FINISHED, started_at=now, finished_at=now,
+                        )  # fmt: skip
+                        head = {"id": place.id, "title": title, "games": total}
+                    if keep_going or not disagreements:  # else nothing is kept: none written
+                        part.append(done)
+                if len(part) > WRITTEN_AT_ONCE:  # the last part is never empty
+                    _write(header, part[:WRITTEN_AT_ONCE], place, players, head, seed, now)
+                    del part[:WRITTEN_AT_ONCE]
+                if progress is not None:
+                    progress(count, total)
+            if again.hexdigest() != digest:
+                raise errors.Refused(errors.INVALID_LOG, "the log changed while it was read")
+            if count > agreed and not keep_going:
+                raise _Disagrees
+            if not agreed:
+                raise errors.Refused(
+                    errors.LOG_DISAGREES, "no game of the log is as the engine plays it"
+                )
+            _write(header, part, place, players, head, seed, now, over=True)
             profiles.count_place_games(place.id)
+    except LogError as e:
+        raise errors.Refused(errors.INVALID_LOG, str(e)) from None
+    except _Disagrees:
+        raise _refused_games(disagreements, count - agreed, total) from None
     except IntegrityError:
         if not Place.objects.filter(imported_from=digest).exists():
             raise
         # the same log, imported at the same moment by another process
         raise errors.Refused(errors.ALREADY_IMPORTED, "this log was imported already") from None
-    return Imported(place, len(agreed), sum(d.turns for d in agreed), disagreements)
+    return Imported(place, agreed, turns, disagreements)
+
+
+def _write(
+    log: TndhmsLog,
+    part: list[Refereed],
+    place: Place,
+    players: list,
+    head: dict,
+    seed: str,
+    now: datetime,
+    *,
+    over: bool = False,
+) -> None:
+    """Write refereed games of an imported log; ``over`` with its last."""
+    records = [record_of_logged(log, done, head, seed or None) for done in part]
+    store_finished_games(place, players, records, now, over=over)
 
 
 # -- a match played over TCP (places/uecda/match.py) ---------------------------------------

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from bots.strategies import UECDA_STRATEGIES
@@ -163,15 +164,11 @@ def abort_unplayed() -> list[int]:
     return [pk for pk in list(running) if abort_match(pk)]
 
 
-def expire_waiting_practices(user_id: int, older_than: datetime) -> list[int]:
-    """Abort the user's waiting ``uecda`` practices made before ``older_than``: a practice
-    whose client never came counts no more against the user's practices at once."""
-    seated = Player.objects.filter(user_id=user_id).values("place_id")
-    stale = Place.objects.filter(
-        practice=True,
-        rules=UECDA_NAME,
-        state=Place.State.WAITING,
-        pk__in=seated,
-        created_at__lt=older_than,
+def expire_waiting_practices(practices: QuerySet[Place], older_than: datetime) -> list[int]:
+    """Abort the waiting ``uecda`` practices among ``practices`` (a user's, an address's)
+    made before ``older_than``: a practice whose client never came counts no more against
+    the practices held at once."""
+    stale = practices.filter(
+        rules=UECDA_NAME, state=Place.State.WAITING, created_at__lt=older_than
     ).values_list("id", flat=True)
     return [pk for pk in list(stale) if abort_match(pk)]

@@ -318,6 +318,70 @@ def test_a_user_may_ask_for_only_so_many_practice_games_in_a_window(client, alic
     assert practise(client, games="5").status_code == 200  # a new window
 
 
+def from_address(address: str, *names: str) -> list[Client]:
+    """A logged-in client for each of these new users, all at one address."""
+    clients = []
+    for name in names:
+        user = get_user_model().objects.create_user(name, password=f"{name}-pw")
+        c = Client(REMOTE_ADDR=address)
+        c.force_login(user)
+        clients.append(c)
+    return clients
+
+
+def test_the_accounts_of_one_address_together_hold_only_so_many_practices(client, settings):
+    settings.PRACTICE_PLACES_PER_USER = 2
+    settings.PRACTICE_PLACES_PER_ADDRESS = 3
+    bob, carol, dan = from_address("10.1.1.1", "bob", "carol", "dan")
+    for c in (bob, bob, carol):
+        assert practise(c).status_code == 200
+    for c in (carol, dan):  # within their own limits, past the address's
+        response = practise(c)
+        assert response.status_code == 409
+        error_json("TOO_MANY_ADDRESS_PRACTICES", response)
+        assert "this address has 3 unfinished practice places" in data(response)["error"]["message"]
+    assert Place.objects.count() == 3
+    (erin,) = from_address("10.2.2.2", "erin")
+    assert practise(erin).status_code == 200  # another address is served
+    assert set(Place.objects.values_list("practice_address", flat=True)) == {
+        "10.1.1.1",
+        "10.2.2.2",
+    }
+    bob_s_first = Place.objects.filter(practice_address="10.1.1.1").order_by("id").first()
+    Place.objects.filter(pk=bob_s_first.pk).update(state=Place.State.FINISHED)
+    assert practise(dan).status_code == 200
+
+
+def test_the_accounts_of_one_address_together_ask_for_only_so_many_games(client, settings):
+    settings.PRACTICE_GAMES_PER_WINDOW = 10
+    settings.PRACTICE_GAMES_PER_ADDRESS = 20
+    settings.PRACTICE_GAMES_WINDOW = 600
+    bob, carol, dan = from_address("10.1.1.1", "bob", "carol", "dan")
+    for c in (bob, bob, carol, carol):
+        assert practise(c, games="5").status_code == 200
+    Place.objects.update(state=Place.State.FINISHED)  # finished ones count as well
+    response = practise(dan, games="5")
+    assert response.status_code == 429
+    error_json("TOO_MANY_ADDRESS_PRACTICE_GAMES", response)
+    assert "20 practice games asked for from this address" in data(response)["error"]["message"]
+    assert 590 <= int(response["Retry-After"]) <= 600  # when bob's first five leave the window
+    assert Place.objects.count() == 4
+    (erin,) = from_address("10.2.2.2", "erin")
+    assert practise(erin, games="5").status_code == 200  # another address is served
+    Place.objects.update(created_at=timezone.now() - timedelta(seconds=601))
+    assert practise(dan, games="5").status_code == 200  # a new window
+
+
+def test_the_address_is_the_one_sign_up_and_login_count(client, settings):
+    """A forwarded header is the client's only where daphne was told to read it (the
+    proxy's --proxy-headers): what the request's REMOTE_ADDR says is the address."""
+    settings.PRACTICE_PLACES_PER_ADDRESS = 1
+    bob, carol = from_address("10.1.1.1", "bob", "carol")
+    assert practise(bob).status_code == 200
+    response = carol.post("/practice.json", {}, HTTP_X_FORWARDED_FOR="10.9.9.9")
+    error_json("TOO_MANY_ADDRESS_PRACTICES", response)
+
+
 @pytest.mark.parametrize(("fields", "status"), [({}, 200), ({"seed": "farm"}, 400)])
 def test_a_rated_practice_deals_only_what_the_server_draws(client, alice, fields, status):
     response = practise(client, **as_alice(rated="1", **fields))

@@ -108,6 +108,19 @@ def test_uecda_practices_count_against_the_user_s_practices(client, alice, setti
     error_json(errors.TOO_MANY_PRACTICES, uecda(client))
 
 
+def test_uecda_practices_count_against_the_address_until_they_wait_too_long(
+    client, alice, settings
+):
+    settings.PRACTICE_PLACES_PER_ADDRESS = 1
+    get_user_model().objects.create_user("bob", password="bob-pw")
+    assert uecda(client).status_code == 200  # alice's, waiting for her client
+    bob = uecda(client, name="bob", password="bob-pw")
+    error_json(errors.TOO_MANY_ADDRESS_PRACTICES, bob)
+    settings.UECDA_PRACTICE_WAIT = 0  # alice's waited too long: aborted, not counted
+    assert uecda(client, name="bob", password="bob-pw").status_code == 200
+    assert sorted(Place.objects.values_list("state", flat=True)) == ["aborted", "waiting"]
+
+
 def test_a_form_post_lands_on_the_place_page_which_shows_the_code_to_alice_alone(client, alice):
     client.force_login(alice)
     response = client.post("/practice", {"rules": "uecda", "games": "1", "time_limit": "60"})

@@ -6,7 +6,9 @@ clients, 8 of them ended by the 20-pass draw) is imported as CI runs.
 
 from __future__ import annotations
 
+import io
 import json
+import tracemalloc
 from io import StringIO
 from pathlib import Path
 
@@ -16,6 +18,7 @@ from django.core.management import CommandError, call_command
 from django.db import transaction
 from django.utils import timezone
 
+from bench.tndhms_logs import junk_log, valid_log, write
 from places import errors, services
 from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME
 from places.engine.uecda_log import parse_log, referee
@@ -329,3 +332,87 @@ def test_a_match_s_players_take_names_the_site_allows(db):
     ))  # fmt: skip
     assert names == ["uecda-0", "stock", "stock-2", "uecda-3", "eve"]
     assert not any(p.user.has_usable_password() for p in Player.objects.filter(place_id=place_id))
+
+
+# -- a log of any size, read as it goes (issue 36, item 10) --------------------------------
+
+
+class Tripwire(io.BytesIO):
+    """A log that may be read only up to byte ``limit``: reading past it fails the test."""
+
+    def __init__(self, data: bytes, limit: int):
+        super().__init__(data)
+        self.limit = limit
+
+    def _checked(self, got):
+        if self.tell() > self.limit:
+            raise AssertionError(f"read to byte {self.tell()}, past {self.limit}")
+        return got
+
+    def read(self, size=-1):
+        return self._checked(super().read(size))
+
+    def readline(self, size=-1):
+        return self._checked(super().readline(size))
+
+    def readlines(self, hint=-1):
+        return self._checked(super().readlines(hint))
+
+    def __next__(self):
+        return self._checked(super().__next__())
+
+
+def test_a_log_whose_first_line_is_junk_is_refused_at_line_1_unread_past_it(db):
+    junk = "".join(junk_log(10_000)).encode("ascii")  # 7 MB of no log at all
+    with pytest.raises(errors.Refused, match=r"^line 1: not a log line") as e:
+        uecda.import_tndhms_log(Tripwire(junk, limit=4096))
+    assert e.value.code == errors.INVALID_LOG
+    assert nothing_written()
+
+
+def test_a_large_junk_log_is_refused_in_a_few_hundred_kilobytes(db, tmp_path):
+    path = tmp_path / "junk.log"
+    write(junk_log(30_000), path)  # 21 MB
+    tracemalloc.start()
+    try:
+        with pytest.raises(CommandError, match=r"^line 1: not a log line"):
+            run("import_tndhms_log", str(path))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 512 * 1024, f"{peak:,} bytes at most"
+    assert nothing_written()
+
+
+def test_a_line_longer_than_any_log_line_is_refused_unread(db, monkeypatch):
+    monkeypatch.setattr(uecda, "MAX_LOG_LINE", 1000)
+    lines = FIXTURE.read_bytes().splitlines(keepends=True)
+    lines[2] = b"%-----%palyer_name% " + b"x" * 100_000 + b"\n"
+    with pytest.raises(errors.Refused, match=r"^line 3: longer than 1000 bytes") as e:
+        uecda.import_tndhms_log(Tripwire(b"".join(lines), limit=4096))
+    assert e.value.code == errors.INVALID_LOG
+    assert nothing_written()
+
+
+def peak_of_import(data: bytes, title: str) -> int:
+    tracemalloc.start()
+    try:
+        done = uecda.import_tndhms_log(data, title=title)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert done.games == Game.objects.filter(place=done.place).count()
+    return peak
+
+
+def test_the_memory_of_an_import_does_not_grow_with_the_games(db, monkeypatch):
+    """Five times the games, about the same peak: a log is read, refereed and written a
+    part at a time (here parts of 20 games, to keep the test short)."""
+    monkeypatch.setattr(uecda, "WRITTEN_AT_ONCE", 20)
+    small = "".join(valid_log(100)).encode("ascii")
+    large = "".join(valid_log(500)).encode("ascii")
+    peak_small = peak_of_import(small, "small")  # imported first: what is made once, counted
+    peak_large = peak_of_import(large, "large")
+    assert peak_large < 1.5 * peak_small, (
+        f"{peak_large:,} bytes for 500 games, {peak_small:,} for 100"
+    )

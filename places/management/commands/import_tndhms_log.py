@@ -1,8 +1,10 @@
 """``import_tndhms_log FILE [--rated] [--keep-going] [--title T]``: a tndhms match as a place.
 
 Reads a tndhms FLAG_LOGGER log (UECDA.md §7) and makes a finished ``uecda`` place
-of it (``places.services.uecda``): every game refereed by the engine first, then
-written in one transaction. Progress goes to stderr, the outcome to stdout.
+of it (``places.services.uecda``): the log checked line by line first (refused at
+its first bad line), then every game refereed by the engine and written, in one
+transaction. The file is read as it goes, never whole: memory stays the same
+whatever its size. Progress goes to stderr, the outcome to stdout.
 """
 
 from __future__ import annotations
@@ -40,8 +42,7 @@ class Command(OneLineCommand):
     def handle(self, *args, file: str, rated: bool, keep_going: bool, title, **options):
         stream = options.get("stderr") or sys.stderr
         try:
-            with open(file, "rb") as f:
-                data = f.read()
+            log = open(file, "rb")  # noqa: SIM115 - closed below, after the import
         except OSError as e:
             raise CommandError(f"cannot read {file}: {e.strerror}") from None
         bar: list[Progress] = []
@@ -54,11 +55,14 @@ class Command(OneLineCommand):
         started = time.monotonic()
         try:
             done = uecda.import_tndhms_log(
-                data, rated=rated, keep_going=keep_going, title=title, progress=progress
+                log, rated=rated, keep_going=keep_going, title=title, progress=progress
             )
         except Refused as e:
             raise refused(e) from None
+        except OSError as e:
+            raise CommandError(f"cannot read {file}: {e.strerror}") from None
         finally:
+            log.close()
             if bar:
                 bar[0].finish()
         seconds = time.monotonic() - started
