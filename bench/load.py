@@ -338,8 +338,8 @@ def cpu_of_services(before: dict, after: dict) -> Counter[str]:
 
 
 async def one_run(processes: int, places: int, games: int, spectators: int) -> dict:
-    from tests.e2e.server import Server
-    from tests.e2e.stack import Stack
+    from harness.server import Server
+    from harness.stack import Stack
 
     workdir = Path(tempfile.mkdtemp(prefix="load-"))
     os.environ["DATABASE_URL"], os.environ["REDIS_URL"] = PG_URL, REDIS_URL  # a fresh database
