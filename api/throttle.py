@@ -140,9 +140,11 @@ def _too_many(keys: dict[str, str], failures: dict[str, int]) -> Held:
 
 def _read(keys: dict[str, str], slot: int) -> tuple[dict[str, int], dict[str, int]]:
     """The failures recorded under each count, and the attempts pending (this slot's and the
-    one before's), in one round trip."""
+    one before's), in one round trip: the pending first. Redis reads them all at once; the
+    local-memory cache one after another, and a failure is recorded before its attempt
+    stops pending, so that a reading of the pending, then the failures, misses none."""
     pending = {kind: [_pending(keys[kind], s) for s in (slot, slot - 1)] for kind in _KINDS}
-    names = [keys[kind] + ":n" for kind in _KINDS] + [k for ks in pending.values() for k in ks]
+    names = [k for ks in pending.values() for k in ks] + [keys[kind] + ":n" for kind in _KINDS]
     read = counts.get_many(_LIMIT, names)
     failures = {kind: int(read.get(keys[kind] + ":n") or 0) for kind in _KINDS}
     return failures, {kind: sum(int(read.get(k) or 0) for k in pending[kind]) for kind in _KINDS}
@@ -198,14 +200,15 @@ def _fail(keys: dict[str, str]) -> list[int]:
     return found
 
 
-def end(attempt: Attempt, right: bool) -> None:
+def end(attempt: Attempt, right: bool | None) -> None:
     """The check's outcome: a wrong password is recorded before the attempt stops pending;
     a right one clears its own address-and-name count, and the other counts keep the
-    failures made for other names and from elsewhere."""
+    failures made for other names and from elsewhere. ``None``: the check gave no answer
+    (an error, answered 500): it only stops pending."""
     keys = attempt.keys
     if right:
         counts.delete_many(_LIMIT, [keys["pair"] + ":n", keys["pair"] + ":until"])
-    else:
+    elif right is not None:
         _fail(keys)
     counts.unhit(_LIMIT, [_pending(keys[kind], attempt.slot) for kind in _KINDS])
 

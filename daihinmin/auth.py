@@ -44,11 +44,14 @@ class ModelBackend(backends.ModelBackend):
         if isinstance(attempt, throttle.Held):
             throttle.hold_back(request, attempt)
             raise PermissionDenied  # authenticate() stops at this and reports a failed login
-        user = None
         try:
             user = super().authenticate(request, username, password, **kwargs)
-        finally:  # an error counts as a wrong password: it must not leave the attempt pending
-            throttle.end(attempt, right=user is not None)
+        except BaseException:
+            # no answer about the password (a 500: the database did not answer in time, most
+            # often, under load): not a failure, which would shut a right user out
+            throttle.end(attempt, right=None)
+            raise
+        throttle.end(attempt, right=user is not None)
         return user
 
     def get_user(self, user_id):

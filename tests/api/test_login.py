@@ -13,7 +13,7 @@ import pytest
 from asgiref.testing import ApplicationCommunicator
 from django.conf import global_settings
 from django.contrib.auth import authenticate, backends, get_user_model
-from django.db import connections
+from django.db import OperationalError, connections
 from django.test import Client, RequestFactory
 
 from tests.api.helpers import DECL, FORM, body, data, error_json, error_xml, forms
@@ -451,3 +451,19 @@ def test_wrong_passwords_at_once_from_one_address_are_checked_no_more_than_the_l
     reached = statuses.count(401) == getattr(settings, limit)
     right = _login_at_once("10.7.0.2", [creds("bot0-0", places["bot0-0"])])
     assert right == [429 if reached else 200]
+
+
+def test_a_check_that_errs_is_not_a_failure(client, place, low_limits, monkeypatch):
+    """The database not answering in time (a 500) tells nothing of the password: counted
+    as a failure, a bot retrying through a busy minute shut itself out for the window."""
+    broken = backends.ModelBackend.authenticate
+
+    def no_database(self, request, username=None, password=None, **kwargs):
+        raise OperationalError("couldn't get a connection after 30.00 sec")
+
+    monkeypatch.setattr(backends.ModelBackend, "authenticate", no_database)
+    client.raise_request_exception = False
+    for _ in range(low_limits.LOGIN_FAILURE_LIMIT + 1):
+        assert log_in(client, place).status_code == 500
+    monkeypatch.setattr(backends.ModelBackend, "authenticate", broken)
+    assert log_in(client, place).status_code == 200
