@@ -270,10 +270,9 @@ class SignUpView(ApiView):
         name = params.field(dj, "name")
         password = params.field(dj, "password")
         again = params.values(dj, "password_again")  # the page's second field
-        address = throttle.address_of(dj)
-        wait = throttle.attempt(address, name)  # counted as a failed login, made or not
-        if wait is not None:
-            throttle.hold_back(dj, wait)
+        held = throttle.count_failure(throttle.address_of(dj), name)  # made or not
+        if held is not None:
+            throttle.hold_back(dj, held)
             throttle.check(dj)  # 429 with Retry-After
         if len(password) > _MAX_PASSWORD:
             raise errors.Refused(errors.INVALID_PASSWORD, f"at most {_MAX_PASSWORD} characters")

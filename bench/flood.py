@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 import httpx  # noqa: E402
 import websockets  # noqa: E402
 
-from tests.e2e.server import Server  # noqa: E402
+from harness.server import Server  # noqa: E402
 
 NAMES = ["flood1", "flood2", "flood3", "flood4", "flood5"]
 FRAME = json.dumps({"action": "get_hand"})

@@ -22,6 +22,10 @@ ratio of two processes to one, and one line:
 
 Goals on the 2-core machine (docs/benchmarks.md): ≥ 500 turns/s, post p99 < 100 ms,
 spectator p99 < 250 ms, nothing lost. A benchmark, not a test.
+
+Every wait is bounded (:data:`JOIN_SECONDS`, ``--timeout``): a bot that cannot log in,
+a worker that dies, places that do not end are reported, and the bench exits 1; so it
+does when a run counted errors, lost or duplicated events (after printing its figures).
 """
 
 from __future__ import annotations
@@ -49,6 +53,8 @@ PG_URL = "postgres://postgres@127.0.0.1:5432/postgres"
 REDIS_URL = "redis://127.0.0.1:6379/0"
 WORKERS = 4
 SPECTATOR_WORKERS = 2
+#: Seconds the bots (and the spectators) have to log in and open their sockets.
+JOIN_SECONDS = 180
 METRICS_TOKEN = "a-benchmark-metrics-token"
 #: What each process's ``/metrics`` tells of where a spectator's delay goes.
 WATCHED = {
@@ -67,7 +73,10 @@ def percentile(values: list[float], q: float) -> float:
 # -- the bots' worker processes -----------------------------------------------------------
 
 
-async def run_worker(url: str, seats: list[tuple[int, str]], ready: str) -> dict:
+async def run_worker(url: str, seats: list[tuple[int, str]], ready: str, timeout: float) -> dict:
+    """Play the seats (bots over WebSockets) until their places end, ``timeout`` seconds at
+    most after they are all in; their post latencies and errors. Raises when a bot cannot
+    get in within :data:`JOIN_SECONDS` (or stops before the start)."""
     from bots.client import Bot
     from bots.strategies import greedy_player
     from places.engine.plays import Miss
@@ -98,20 +107,42 @@ async def run_worker(url: str, seats: list[tuple[int, str]], ready: str) -> dict
     runs = [asyncio.ensure_future(b.run()) for b in bots]
     # a bot that joins a running place may act twice on its first turn (bots/client.py's
     # catch-up and the start_turn it then reads): the places start when all are in
-    while not all(b.connected or r.done() for b, r in zip(bots, runs, strict=True)):
+    deadline = time.monotonic() + JOIN_SECONDS
+    while not all(b.connected for b in bots):
+        ended = [(b, r) for b, r in zip(bots, runs, strict=True) if r.done()]
+        if ended or time.monotonic() > deadline:
+            for r in runs:
+                r.cancel()
+            if ended:
+                bot, run = ended[0]
+                why = repr(run.exception()) if not run.cancelled() else "cancelled"
+                raise RuntimeError(f"{len(ended)} bots ended before the start: {bot.name}: {why}")
+            late = [b.name for b in bots if not b.connected]
+            raise RuntimeError(f"{len(late)} bots not in after {JOIN_SECONDS} s: {late[:3]}")
         await asyncio.sleep(0.05)
     Path(ready).touch()
-    for result in await asyncio.gather(*runs, return_exceptions=True):
-        if isinstance(result, BaseException):
-            errors[f"bot task: {type(result).__name__}"] += 1
+    done, late = await asyncio.wait(runs, timeout=timeout)
+    for run in late:
+        run.cancel()
+    if late:
+        errors[f"bot task: not done after {timeout:g} s"] += len(late)
+    for run in done:
+        if run.exception() is not None:
+            errors[f"bot task: {type(run.exception()).__name__}"] += 1
     return {"latencies": latencies, "errors": errors, "chosen_misses": chosen_misses}
 
 
-def worker_main(url: str, spec: str, out: str) -> None:
+def worker_main(url: str, spec: str, out: str, timeout: str) -> None:
+    """A bots' worker: its figures in ``out``; or, when it failed, why in ``{out}.failed``
+    (its own output is not shown: the bots' retries would flood it) and exit status 1."""
     import uvloop
 
     seats = [tuple(s) for s in json.loads(spec)]
-    result = uvloop.run(run_worker(url, seats, f"{out}.ready"))
+    try:
+        result = uvloop.run(run_worker(url, seats, f"{out}.ready", float(timeout)))
+    except Exception as e:
+        Path(f"{out}.failed").write_text(f"{type(e).__name__}: {e}")
+        sys.exit(1)
     Path(out).write_text(json.dumps(result))
 
 
@@ -216,7 +247,7 @@ async def watch(urls: list[str], places: int, ready: str) -> dict:
         tasks.append(asyncio.ensure_future(spectate(url, frames[i], readies[i], ends)))
         if i % 25 == 24:
             await asyncio.gather(*(r.wait() for r in readies[: i + 1]))
-    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), timeout=300)
+    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), timeout=JOIN_SECONDS)
     Path(ready).touch()
     await asyncio.wait(tasks, timeout=900)  # what one never gets is lost
     for task in tasks:
@@ -247,10 +278,17 @@ def spectators_main(spec: str, out: str) -> None:
 
 
 async def wait_ready(processes: list[subprocess.Popen], outs: list[Path], what: str) -> None:
-    """Until each worker says (``{out}.ready``) that its sockets are open."""
+    """Until each worker says (``{out}.ready``) that its sockets are open; raises when one
+    ended first (with what it wrote in ``{out}.failed``) or after :data:`JOIN_SECONDS`."""
+    deadline = time.monotonic() + JOIN_SECONDS + 60  # the workers' own bound comes first
     while not all(Path(f"{out}.ready").exists() for out in outs):
-        if any(p.poll() is not None for p in processes):
-            raise RuntimeError(f"{what} ended before its sockets were open")
+        for p, out in zip(processes, outs, strict=True):
+            if p.poll() is not None:
+                failed = Path(f"{out}.failed")
+                why = failed.read_text() if failed.exists() else f"exit status {p.returncode}"
+                raise RuntimeError(f"{what} ended before its sockets were open: {why}")
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{what} did not open its sockets in {JOIN_SECONDS + 60} s")
         await asyncio.sleep(0.1)
 
 
@@ -337,9 +375,9 @@ def cpu_of_services(before: dict, after: dict) -> Counter[str]:
     return spent
 
 
-async def one_run(processes: int, places: int, games: int, spectators: int) -> dict:
-    from tests.e2e.server import Server
-    from tests.e2e.stack import Stack
+async def one_run(processes: int, places: int, games: int, spectators: int, timeout: float) -> dict:
+    from harness.server import Server
+    from harness.stack import Stack
 
     workdir = Path(tempfile.mkdtemp(prefix="load-"))
     os.environ["DATABASE_URL"], os.environ["REDIS_URL"] = PG_URL, REDIS_URL  # a fresh database
@@ -377,7 +415,8 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
         outs = [workdir / f"worker-{w}.json" for w in range(WORKERS)]
         workers = [
             subprocess.Popen(
-                [sys.executable, __file__, "worker", stack.url, json.dumps(share), str(out)],
+                [sys.executable, __file__, "worker", stack.url, json.dumps(share), str(out)]
+                + [str(timeout)],
                 cwd=ROOT,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
@@ -393,7 +432,12 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
         started = time.monotonic()
         start = f"from places import services\nfor p in {place_ids!r}: services.schedule_start(p)"
         await asyncio.to_thread(stack.server.manage, "shell", "--no-imports", "-c", start)
-        bots_cpu = [await asyncio.to_thread(reap, w) for w in workers]
+        bots_cpu = [await asyncio.to_thread(reap, w, timeout + 60) for w in workers]
+        for w, out in zip(workers, outs, strict=True):
+            if w.returncode != 0:
+                failed = Path(f"{out}.failed")
+                why = failed.read_text() if failed.exists() else f"exit status {w.returncode}"
+                raise RuntimeError(f"a bots' worker failed: {why}")
         wall = time.monotonic() - started
         cpu = cpu_of_services(cpu_before, cpu_by_pid(set(SERVICES)))
         cpu["servers"] = sum(cpu_seconds(pid) for pid in servers) - sum(servers_before)
@@ -404,7 +448,7 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
         # may lag behind the server)
         drain = time.monotonic()
         for w in watchers:
-            await asyncio.to_thread(w.wait, 900)
+            await asyncio.to_thread(w.wait, 900)  # TimeoutExpired past that
         drain = time.monotonic() - drain
         watched = [json.loads(out.read_text()) for out in crowd_outs]
         failures = [f for part in watched for f in part["failures"]]
@@ -466,6 +510,7 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
             "lost": lost,
             "duplicated": duplicated,
             "out_of_order": disorder,
+            "spectator_failures": len(failures),
             "memory_mb": memory,
             "drain_s": drain,
             "cpu_s": dict(cpu),
@@ -477,6 +522,10 @@ async def one_run(processes: int, places: int, games: int, spectators: int) -> d
                 child.kill()
         stack.stop()
         server.stop()
+
+
+#: What a clean run has none of.
+FAULTS = ("errors", "lost", "duplicated", "out_of_order", "spectator_failures")
 
 
 def show(r: dict) -> None:
@@ -510,7 +559,7 @@ def show(r: dict) -> None:
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "worker":
-        worker_main(sys.argv[2], sys.argv[3], sys.argv[4])
+        worker_main(*sys.argv[2:6])
         return
     if len(sys.argv) > 1 and sys.argv[1] == "spectators":
         spectators_main(sys.argv[2], sys.argv[3])
@@ -520,6 +569,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--spectators", type=int, default=500)
     parser.add_argument("--processes", type=int, nargs="+", default=[1, 2])
+    parser.add_argument(
+        "--timeout", type=float, default=1800, help="seconds the places may play (default 1800)"
+    )
     args = parser.parse_args()
     print(
         f"load: {args.places} places x {args.games} games, {args.spectators} spectators, "
@@ -528,7 +580,10 @@ def main() -> None:
     )
     runs = []
     for p in args.processes:
-        r = asyncio.run(one_run(p, args.places, args.games, args.spectators))
+        try:
+            r = asyncio.run(one_run(p, args.places, args.games, args.spectators, args.timeout))
+        except (RuntimeError, TimeoutError, subprocess.SubprocessError) as e:
+            sys.exit(f"load: P={p} failed: {type(e).__name__}: {e}")
         show(r)
         runs.append(r)
     if len(runs) == 2:
@@ -539,6 +594,13 @@ def main() -> None:
         f"spectator p99 {last['spectator_p99_ms']:.0f} ms, lost {last['lost']}, "
         f"duplicated {last['duplicated']}, errors {last['errors']}"
     )
+    wrong = [
+        f"P={r['processes']}: " + ", ".join(f"{k} {r[k]}" for k in FAULTS if r[k])
+        for r in runs
+        if any(r[k] for k in FAULTS)
+    ]
+    if wrong:
+        sys.exit("load: the figures above are not a clean run: " + "; ".join(wrong))
 
 
 if __name__ == "__main__":

@@ -48,7 +48,7 @@ import websockets  # noqa: E402
 
 from bench.processes import cpu_seconds, peak_memory_mb, reap  # noqa: E402
 from bench.raw_websocket import RawWebSocket  # noqa: E402
-from tests.e2e.server import Server  # noqa: E402
+from harness.server import Server  # noqa: E402
 
 NAMES = ["bench1", "bench2", "bench3", "bench4", "bench5"]
 PG_URL = "postgres://postgres@127.0.0.1:5432/postgres"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import time
 from pathlib import Path
 
 
@@ -32,11 +33,20 @@ def cpu_by_pid(names: set[str]) -> dict[int, tuple[str, float]]:
     return found
 
 
-def reap(process: subprocess.Popen) -> float:
-    """Wait for a child; the CPU seconds it used in all."""
-    _, status, usage = os.wait4(process.pid, 0)
-    process.returncode = os.waitstatus_to_exitcode(status)
-    return usage.ru_utime + usage.ru_stime
+def reap(process: subprocess.Popen, timeout: float | None = None) -> float:
+    """Wait for a child (``timeout`` seconds at most: then it is killed and
+    ``TimeoutError`` raised); the CPU seconds it used in all."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        pid, status, usage = os.wait4(process.pid, 0 if deadline is None else os.WNOHANG)
+        if pid:
+            process.returncode = os.waitstatus_to_exitcode(status)
+            return usage.ru_utime + usage.ru_stime
+        if time.monotonic() > deadline:
+            process.kill()
+            process.wait()
+            raise TimeoutError(f"process {process.pid} still running after {timeout:g} s")
+        time.sleep(0.1)
 
 
 def peak_memory_mb(pid: int) -> float:

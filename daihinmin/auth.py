@@ -37,17 +37,21 @@ class SessionStore(db.SessionStore):
 
 class ModelBackend(backends.ModelBackend):
     def authenticate(self, request, username=None, password=None, **kwargs):
-        """Django's, counted before the password's hash (``api/throttle.py``), unless this
-        address must wait before trying this name again."""
+        """Django's, once ``api/throttle.py`` lets this attempt's password be checked (it may
+        wait for the checks ahead of it), with what the check found reported back."""
         name = username if username is not None else kwargs.get(get_user_model().USERNAME_FIELD)
-        address, name = throttle.address_of(request), str(name or "")
-        wait = throttle.attempt(address, name)
-        if wait is not None:
-            throttle.hold_back(request, wait)
+        attempt = throttle.begin(throttle.address_of(request), str(name or ""))
+        if isinstance(attempt, throttle.Held):
+            throttle.hold_back(request, attempt)
             raise PermissionDenied  # authenticate() stops at this and reports a failed login
-        user = super().authenticate(request, username, password, **kwargs)
-        if user is not None:
-            throttle.succeeded(address, name)
+        try:
+            user = super().authenticate(request, username, password, **kwargs)
+        except BaseException:
+            # no answer about the password (a 500: the database did not answer in time, most
+            # often, under load): not a failure, which would shut a right user out
+            throttle.end(attempt, right=None)
+            raise
+        throttle.end(attempt, right=user is not None)
         return user
 
     def get_user(self, user_id):

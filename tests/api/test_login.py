@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
+from collections import Counter
 from urllib.parse import urlencode
 
 import pytest
+from asgiref.testing import ApplicationCommunicator
 from django.conf import global_settings
 from django.contrib.auth import authenticate, backends, get_user_model
+from django.db import OperationalError, connections
 from django.test import Client, RequestFactory
 
 from tests.api.helpers import DECL, FORM, body, data, error_json, error_xml, forms
@@ -367,3 +371,99 @@ def test_limits_default_to_five_failures_in_five_minutes(settings):
 
 def test_a_fresh_client_is_not_logged_in():
     assert Client().get("/get_hand.json").status_code == 401
+
+
+# -- a crowd behind one address, through the real ASGI app ------------------------------------
+
+CROWD = 100
+
+
+def _login_at_once(address: str, fields: list[dict]) -> list[int]:
+    """Every login posted at once to the server's ASGI app for HTTP (each in Django's own
+    thread, as under daphne; the dealer not started), from ``address``: their statuses."""
+    from daihinmin.asgi import router
+
+    async def one(form: dict) -> int:
+        scope = {
+            "type": "http", "http_version": "1.1", "method": "POST", "scheme": "http",
+            "path": "/login.json", "raw_path": b"/login.json", "query_string": b"",
+            "headers": [(b"host", b"127.0.0.1"), (b"content-type", FORM.encode())],
+            "client": (address, 40000), "server": ("127.0.0.1", 80),
+        }  # fmt: skip
+        comm = ApplicationCommunicator(router, scope)
+        await comm.send_input({"type": "http.request", "body": urlencode(form).encode()})
+        start = await comm.receive_output(timeout=120)
+        await comm.receive_output(timeout=120)  # the body
+        await comm.send_input({"type": "http.disconnect"})
+        await comm.wait(timeout=30)
+        return start["status"]
+
+    async def all_at_once() -> list[int]:
+        return list(await asyncio.gather(*(one(form) for form in fields)))
+
+    statuses = asyncio.run(all_at_once())
+    connections.close_all()
+    return statuses
+
+
+@pytest.fixture
+def crowd(transactional_db):
+    """``CROWD`` users seated five to a place, like a contest's bots: ``[(name, place_id)]``."""
+    from places import services
+
+    model = get_user_model()
+    seated = []
+    for p in range(CROWD // 5):
+        names = [f"bot{p}-{i}" for i in range(5)]
+        for name in names:
+            model.objects.create_user(name, password=f"{name}-pw")
+        place = services.create_place(f"Crowd {p}", names, game_count=1, pace=0)
+        seated += [(name, place.id) for name in names]
+    return seated
+
+
+def test_a_hundred_right_logins_at_once_from_one_address_all_get_in(crowd, settings):
+    """A contest's bots on one machine (or a lab behind one NAT), logging in together: none
+    is refused for the others' sake (before, each counted as a failure of the address
+    until its hash was done, and past the address's limit the rest got 429)."""
+    assert CROWD > settings.LOGIN_ADDRESS_FAILURE_LIMIT  # the defaults: 100 against 50
+    statuses = _login_at_once("10.7.0.1", [creds(name, place) for name, place in crowd])
+    assert statuses.count(200) == CROWD, Counter(statuses)
+
+
+@pytest.mark.parametrize(
+    "limit,names",
+    [("LOGIN_FAILURE_LIMIT", ["bot0-0"] * 200), ("LOGIN_ADDRESS_FAILURE_LIMIT", None)],
+    ids=["one name", "many names"],
+)
+def test_wrong_passwords_at_once_from_one_address_are_checked_no_more_than_the_limit(
+    crowd, settings, limit, names
+):
+    """200 guesses sent at once: no more than the limit are checked (401: all of them,
+    unless some gave up waiting behind the others on a slow machine), the rest are held
+    back (429); then the right password from there is refused if the limit was reached."""
+    names = names or [f"bot{i // 5}-{i % 5}" for i in range(200)]
+    places = dict(crowd)
+    guesses = [creds(name, places.get(name, 1), password="guess") for name in names]
+    statuses = _login_at_once("10.7.0.2", guesses)
+    assert 0 < statuses.count(401) <= getattr(settings, limit), Counter(statuses)
+    assert statuses.count(401) + statuses.count(429) == len(names)
+    reached = statuses.count(401) == getattr(settings, limit)
+    right = _login_at_once("10.7.0.2", [creds("bot0-0", places["bot0-0"])])
+    assert right == [429 if reached else 200]
+
+
+def test_a_check_that_errs_is_not_a_failure(client, place, low_limits, monkeypatch):
+    """The database not answering in time (a 500) tells nothing of the password: counted
+    as a failure, a bot retrying through a busy minute shut itself out for the window."""
+    broken = backends.ModelBackend.authenticate
+
+    def no_database(self, request, username=None, password=None, **kwargs):
+        raise OperationalError("couldn't get a connection after 30.00 sec")
+
+    monkeypatch.setattr(backends.ModelBackend, "authenticate", no_database)
+    client.raise_request_exception = False
+    for _ in range(low_limits.LOGIN_FAILURE_LIMIT + 1):
+        assert log_in(client, place).status_code == 500
+    monkeypatch.setattr(backends.ModelBackend, "authenticate", broken)
+    assert log_in(client, place).status_code == 200

@@ -162,7 +162,7 @@ def test_the_practice_commands_of_the_docs_play_a_place_from_a_scratch_directory
     """docs/bots.md's practice: one request makes the place, the installed bot plays it."""
     import httpx
 
-    from tests.e2e.server import Server
+    from harness.server import Server
 
     server = Server(tmp_path_factory.mktemp("server"))
     server.start()

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.server import Server
+from harness.server import Server
 
 
 @pytest.fixture

@@ -34,7 +34,7 @@ from collections import Counter
 import httpx
 import pytest
 
-from tests.e2e.server import ROOT, Server
+from harness.server import ROOT, Server
 
 pytestmark = pytest.mark.e2e
 

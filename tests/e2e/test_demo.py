@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from tests.e2e.server import ROOT, Server, free_port
+from harness.server import ROOT, Server, free_port
 
 READ = (
     "import json; from places.models import Place, Game; p = Place.objects.get(pk={pk}); "

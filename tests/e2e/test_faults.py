@@ -21,9 +21,9 @@ import httpx
 import psycopg
 import pytest
 
+from harness.server import ROOT, Server
+from harness.stack import PrivateRedis, Stack
 from tests.e2e.event_replay import check_stream
-from tests.e2e.server import ROOT, Server
-from tests.e2e.stack import PrivateRedis, Stack
 from tests.e2e.test_place_with_bots import NAMES, create_place, finish_bots, watch_all
 
 pytestmark = [

@@ -20,8 +20,8 @@ import httpx
 import pytest
 import websockets
 
+from harness.server import Server
 from tests.e2e.legacy_client import DRAFT_76_REQUEST, SAMPLE_REQUEST, Legacy
-from tests.e2e.server import Server
 
 pytestmark = pytest.mark.e2e
 

@@ -16,10 +16,10 @@ import json
 
 import pytest
 
+from harness.stack import Stack
 from tests.e2e.event_replay import check_stream
 from tests.e2e.legacy_client import Legacy
-from tests.e2e.server import NEEDS_REDIS
-from tests.e2e.stack import Stack
+from tests.e2e.marks import NEEDS_REDIS
 from tests.e2e.test_place_with_bots import NAMES, create_place, finish_bots, watch_all
 
 pytestmark = [pytest.mark.e2e, NEEDS_REDIS]
@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.e2e, NEEDS_REDIS]
 
 @pytest.fixture
 def stack(tmp_path):
-    from tests.e2e.server import Server
+    from harness.server import Server
 
     server = Server(tmp_path)  # the database (and Redis prefix); its own daphne stays off
     s = Stack(server, legacy=True)

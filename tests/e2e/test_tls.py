@@ -15,8 +15,8 @@ import httpx
 import pytest
 import websockets
 
-from tests.e2e.server import Server
-from tests.e2e.stack import Stack
+from harness.server import Server
+from harness.stack import Stack
 from tests.e2e.test_place_with_bots import create_place
 
 pytestmark = pytest.mark.e2e

@@ -17,8 +17,9 @@ import asyncio
 import httpx
 import pytest
 
+from harness.server import Server
 from tests.e2e.event_replay import check_stream
-from tests.e2e.server import NEEDS_REDIS, Server
+from tests.e2e.marks import NEEDS_REDIS
 from tests.e2e.test_place_with_bots import NAMES, create_place, finish_bots, watch_all
 
 pytestmark = [pytest.mark.e2e, NEEDS_REDIS]
@@ -80,7 +81,7 @@ def test_failed_logins_at_one_process_count_at_the_other(tmp_path):
 
 
 async def test_two_deployments_on_one_redis_keep_their_events_apart(tmp_path):
-    """Each deployment has its own ``REDIS_PREFIX`` (tests/e2e/server.py gives every server
+    """Each deployment has its own ``REDIS_PREFIX`` (harness/server.py gives every server
     one): a place of one reaches only its own spectators, though the other's place has
     the same id and runs at the same time. With one prefix, each process would take the
     other for a sibling and relay it its events (Redis' Pub/Sub ignores the database

@@ -14,9 +14,10 @@ import time
 import httpx
 import pytest
 
+from harness.server import ROOT, Server, free_port
+from harness.stack import Stack
 from places.uecda import wire as w
-from tests.e2e.server import NEEDS_REDIS, ROOT, Server, free_port
-from tests.e2e.stack import Stack
+from tests.e2e.marks import NEEDS_REDIS
 from tests.uecda.test_shared import Flood
 
 pytestmark = pytest.mark.e2e

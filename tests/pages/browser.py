@@ -63,7 +63,7 @@ def server_with_a_played_place(
     """A real server (not started) whose database holds one place of the five page players
     (``tests.pages.conftest.NAMES``), played to its end by ``driver(place_id, seed=1)``
     before the server starts. Its id is ``server.place_id``."""
-    from tests.e2e.server import Server
+    from harness.server import Server
     from tests.pages.conftest import NAMES
 
     module, _, function = driver.rpartition(".")

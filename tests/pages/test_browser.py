@@ -1,6 +1,6 @@
 """The pages in a real browser against a real server: daphne, the dealer, bot processes.
 
-One daphne for the module (tests/e2e/server.py: its own database, PostgreSQL
+One daphne for the module (harness/server.py: its own database, PostgreSQL
 and Redis when DATABASE_URL/REDIS_URL say so). Each test keeps a screenshot
 under artifacts/screenshots/.
 """
@@ -13,7 +13,7 @@ import time
 import httpx
 import pytest
 
-from tests.e2e.server import Server
+from harness.server import Server
 from tests.pages.browser import VIEWPORT, require_chromium, shot, watch_errors
 
 pytestmark = pytest.mark.e2e

@@ -23,7 +23,8 @@ import websockets
 
 from bots.strategies import UecdaView, resolve_uecda
 from bots.uecda import UecdaClient
-from tests.e2e.server import NEEDS_REDIS, ROOT, Server, free_port
+from harness.server import ROOT, Server, free_port
+from tests.e2e.marks import NEEDS_REDIS
 from tests.pages.browser import VIEWPORT, require_chromium, shot, watch_errors
 from tests.uecda.test_live_frames import check_frames_replay
 

@@ -1,7 +1,7 @@
 """A person practises in a real browser: from the Play page, "Play against the house bots",
 then a whole one-game practice played by clicking cards and the pass button.
 
-Its own daphne (tests/e2e/server.py), and Debian's Chromium; screenshots go to
+Its own daphne (harness/server.py), and Debian's Chromium; screenshots go to
 artifacts/screenshots/.
 """
 
@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from tests.e2e.server import ROOT, Server
+from harness.server import ROOT, Server
 from tests.pages.browser import (
     SCREENSHOTS,
     VIEWPORT,

@@ -1,7 +1,7 @@
 """A person signs up in a real browser, then practises, with no admin in between
 (issue 27, item 2); and the live page's Stop button for staff (item 3).
 
-Its own daphne (tests/e2e/server.py), and Debian's Chromium; screenshots go to
+Its own daphne (harness/server.py), and Debian's Chromium; screenshots go to
 artifacts/screenshots/.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.server import Server
+from harness.server import Server
 from tests.pages.browser import VIEWPORT, require_chromium, shot, watch_errors
 
 pytestmark = pytest.mark.e2e

@@ -22,7 +22,7 @@ GAMES = 4
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    from tests.e2e.server import Server
+    from harness.server import Server
 
     require_chromium()
     s = Server(tmp_path_factory.mktemp("tournament"))

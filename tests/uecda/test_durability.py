@@ -15,7 +15,7 @@ import pytest
 
 from bots.strategies import resolve_uecda
 from bots.uecda import UecdaClient
-from tests.e2e.server import ROOT, Server, free_port
+from harness.server import ROOT, Server, free_port
 
 pytestmark = pytest.mark.e2e
 

@@ -11,17 +11,17 @@ import time
 from pathlib import Path
 
 import httpx
-import pytest
 
-from tests.e2e.server import ROOT, Server, free_port
+from harness import Missing
+from harness.server import ROOT, Server, free_port
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 
 def require_nginx() -> None:
-    """nginx is part of the layout under test: CI installs it (``.ci/run``)."""
+    """nginx is part of the layout: CI installs it (``.ci/run``); :class:`Missing` if absent."""
     if not Path(NGINX).exists():
-        pytest.fail(f"{NGINX} is missing: apt-get install -y nginx (.ci/run does it)")
+        raise Missing(f"{NGINX} is missing: apt-get install -y nginx (.ci/run does it)")
 
 
 def free_ports(n: int) -> int:

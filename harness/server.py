@@ -1,4 +1,5 @@
-"""A real server for end-to-end tests: daphne in a subprocess, on its own database.
+"""A real server for end-to-end tests and benchmarks: daphne in a subprocess, on its own
+database.
 
 pytest-django's live_server has no WebSockets, so the tests start daphne
 themselves, on a free port, with a database of their own (a SQLite file, or a
@@ -25,16 +26,8 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
-import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-#: For tests of several processes: they meet only through Redis.
-NEEDS_REDIS = pytest.mark.skipif(
-    not os.environ.get("REDIS_URL"),
-    reason="two processes meet only through Redis: set REDIS_URL (CI's step 2 does)",
-)
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def free_port() -> int:
