@@ -112,6 +112,12 @@ def _first_after(state: Position, player: int, other: int, memo: dict) -> float:
     return 1.0 if state.ranks[player] < state.ranks[other] else 0.0
 
 
+def _idle_pass(state: Position) -> bool:
+    """A UECda pass on an empty field without the 20-pass draw: the same player leads
+    again, nothing changed (the solver would go round for ever)."""
+    return isinstance(state, UecdaGame) and state.stage is None and not state.rules.pass_draw
+
+
 def first_chance(state: Position, player: int, other: int, memo: dict | None = None) -> float:
     """The chance that ``player`` takes the better rank of the two players left,
     ``player`` and ``other``, both playing perfectly (1 or 0; UECda: ½ when the best
@@ -130,6 +136,8 @@ def first_chance(state: Position, player: int, other: int, memo: dict | None = N
     maximize = seat == player
     best = -1.0 if maximize else 2.0
     for m in moves(state, seat):
+        if m is None and _idle_pass(state):
+            continue
         v = _first_after(apply(state, seat, m), player, other, memo)
         if maximize:
             if v > best:
