@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from bots.stats import Interval, mean_interval
 from bots.strategies import (
     STRATEGIES,
+    UECDA_STRATEGIES,
     Strategy,
     UecdaStrategy,
     UecdaView,
@@ -332,8 +333,9 @@ class ProgressBar:
 
 
 def _spec(text: str) -> str:
+    """A spec either profile resolves (``stock`` plays the uecda rules only)."""
     try:
-        resolve(text, 0)
+        resolve_uecda(text, 0) if text in UECDA_STRATEGIES else resolve(text, 0)
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
     return text

@@ -14,7 +14,7 @@ One function, three places: a strategy runs unchanged in the arena
 (``python -m bots.arena``), over the wire (``python -m bots --strategy``) and, for the
 sample names, as a house bot the server plays itself. :func:`resolve` names them.
 
-The same three play the ``uecda`` rules (``UECDA_STRATEGIES``, :func:`resolve_uecda`):
+The same three play the ``uecda`` rules, with ``stock`` (the stock C client's choices) (``UECDA_STRATEGIES``, :func:`resolve_uecda`):
 there a strategy sees a :class:`UecdaView`, whose ``moves`` are every move tndhms
 accepts now (the lock respected), and answers one of them or None (a pass). Before
 a game the rich give back their weakest cards, unless the strategy has a ``give``
@@ -375,6 +375,52 @@ def uecda_shedder_player(seed: int | None = None) -> UecdaStrategy:
     return choose
 
 
+def _in_combination(hand: int, cid: int) -> bool:
+    """The card is part of a pair (its column) or a stair of three (its suit's row)."""
+    col = u.column_of(cid)
+    row = u.MARK[cid] - 1
+    held = [1 <= c <= 13 and bool(hand >> u.card_of(row, c) & 1) for c in range(col - 2, col + 3)]
+    stair = any(all(held[i : i + 3]) for i in range(3))
+    pair = sum(hand >> u.card_of(r, col) & 1 for r in range(4)) >= 2
+    return pair or stair
+
+
+def uecda_stock_player(seed: int | None = None) -> UecdaStrategy:
+    """The stock C client's choices (``client/daihinmin.c`` 0.21), among the moves tndhms
+    accepts: leading, its longest stair, else its largest group, else its weakest
+    single (the joker alone last), real cards before the joker; following a single,
+    its weakest single that breaks no pair or stair, else the joker, else a pass;
+    following a group or stair, the weakest that beats it, real cards first. "Weakest"
+    is in the order in force. It gives back its weakest cards."""
+
+    def choose(view: UecdaView) -> u.Move | None:
+        moves = view.moves
+        if not moves:
+            return None
+        rev = view.revolution
+        real = [m for m in moves if not m.twos and m.kind != u.JOKER_SINGLE]
+        if view.stage is None:
+            for kind in (u.STAIR, u.GROUP):
+                for pool in (real, moves):
+                    shaped = [m for m in pool if m.kind == kind]
+                    if shaped:
+                        return min(shaped, key=lambda m: (-m.size, _uecda_strength(m, rev)))
+            singles = [m for m in real if m.kind == u.SINGLE]
+            return min(singles, key=lambda m: _uecda_strength(m, rev)) if singles else moves[0]
+        if view.stage.kind in (u.SINGLE, u.JOKER_SINGLE):
+            loose = [
+                m
+                for m in real
+                if m.kind == u.SINGLE and not _in_combination(view.hand, m.cards.bit_length() - 1)
+            ]
+            if loose:
+                return min(loose, key=lambda m: _uecda_strength(m, rev))
+            return next((m for m in moves if m.kind == u.JOKER_SINGLE), None)
+        return min(real or moves, key=lambda m: _uecda_strength(m, rev))
+
+    return choose
+
+
 def guessed_uecda(view: UecdaView) -> InfoSet:
     """An information set from a UECda turn's view alone: player 0, seats in order,
     the others' counts guessed, every card not seen still in play."""
@@ -417,6 +463,7 @@ UECDA_STRATEGIES: dict[str, Callable[[int | None], UecdaStrategy]] = {
     "random": uecda_random_player,
     "greedy": uecda_greedy_player,
     "shedder": uecda_shedder_player,
+    "stock": uecda_stock_player,
     "montecarlo": uecda_montecarlo_player,
 }
 
