@@ -14,7 +14,8 @@ One function, three places: a strategy runs unchanged in the arena
 (``python -m bots.arena``), over the wire (``python -m bots --strategy``) and, for the
 sample names, as a house bot the server plays itself. :func:`resolve` names them.
 
-The same three play the ``uecda`` rules, with ``stock`` (the stock C client's choices) (``UECDA_STRATEGIES``, :func:`resolve_uecda`):
+The same play the ``uecda`` rules (``UECDA_STRATEGIES``, :func:`resolve_uecda`), with
+``stock`` besides (the stock C client's choices, ``uecda`` only):
 there a strategy sees a :class:`UecdaView`, whose ``moves`` are every move tndhms
 accepts now (the lock respected), and answers one of them or None (a pass). Before
 a game the rich give back their weakest cards, unless the strategy has a ``give``
@@ -35,7 +36,7 @@ from places.engine import evaluate as ev
 from places.engine import game as g
 from places.engine import uecda as u
 from places.engine.cards import DECK_MASK, INDEX_MASK, JOKER_MASK
-from places.engine.infoset import InfoSet, blanked
+from places.engine.infoset import InfoSet
 from places.engine.legal import legal_plays
 from places.engine.plays import Kind, Play
 from places.engine.rules import UECDA
@@ -213,7 +214,7 @@ def guessed_2011(hand: int, table: Play | None, revolution: bool) -> InfoSet:
     counts = _seat_counts(unseen, hand.bit_count())
     position = g.GameState(
         game_no=1,
-        hands=tuple(counts),
+        hands=(0,) * len(counts),
         phase=g.TURN_OPEN,
         turn=0,
         table=table,
@@ -224,8 +225,9 @@ def guessed_2011(hand: int, table: Play | None, revolution: bool) -> InfoSet:
 
 
 def _with_counts(position, hand: int, unseen: int, counts: list[int]) -> InfoSet:
-    """Seat 0's information set where the others hold ``counts`` of the ``unseen`` cards."""
-    return InfoSet(0, hand, blanked(position), tuple(counts), unseen, (0,) * len(counts))
+    """Seat 0's information set in a position of blank hands where the others hold
+    ``counts`` of the ``unseen`` cards."""
+    return InfoSet(0, hand, position, tuple(counts), unseen, (0,) * len(counts))
 
 
 def montecarlo_player(seed: int | None = None, budget: Budget | None = None) -> Strategy:
@@ -429,7 +431,7 @@ def guessed_uecda(view: UecdaView) -> InfoSet:
     counts = _seat_counts(unseen, hand.bit_count())
     position = u.UecdaGame.__new__(u.UecdaGame)
     position.rules = UECDA
-    position.hands = tuple(counts)
+    position.hands = (0,) * len(counts)
     position.next_of = (1, 2, 3, 4, 0)
     position.phase = u.TURN
     position.turn = 0

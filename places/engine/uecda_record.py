@@ -146,16 +146,10 @@ def replay_game(record: Mapping, ranks_before: Sequence[int] | None = None) -> R
         if choices is None:
             raise fail("exchange", "no choices of the rich recorded")
         hands, moves = u.exchange(
-            rules,
-            dealt,
-            recorded_before,
-            mask_of_written(choices["daifugo"]),
-            mask_of_written(choices["fugo"]),
+            rules, dealt, recorded_before, mask_of_written(choices["daifugo"]), mask_of_written(choices["fugo"])
         )
         made = [{"from": x.giver, "to": x.receiver, "cards": written(x.cards)} for x in moves]
-        recorded = [
-            {**x, "cards": written(mask_of_written(x["cards"]))} for x in record["exchange"]
-        ]
+        recorded = [{**x, "cards": written(mask_of_written(x["cards"]))} for x in record["exchange"]]
         if recorded != made:
             raise fail("exchange", f"recorded {record['exchange']}, the engine makes {made}")
     if [written(h) for h in hands] != [written(mask_of_written(h)) for h in record["hands"]]:
