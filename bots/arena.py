@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from bots.stats import Interval, mean_interval
 from bots.strategies import (
     STRATEGIES,
+    UECDA_STRATEGIES,
     Strategy,
     UecdaStrategy,
     UecdaView,
@@ -40,8 +41,9 @@ from bots.strategies import (
 from places.engine import events as ev
 from places.engine import place as pl
 from places.engine import uecda as u
-from places.engine.cards import DECK_MASK
+from places.engine.cards import DECK_MASK, mask_of
 from places.engine.deal import game_rng
+from places.engine.infoset import InfoSet, observe
 from places.engine.rules import DAIHINMIN_2011_NAME, PROFILES, UECDA, rules_named
 from places.engine.uecda_legal import legal_moves
 
@@ -82,10 +84,14 @@ def entrant_names(specs: Sequence[str]) -> list[str]:
     return names
 
 
-def _answer(strategy: Strategy, game) -> int | None | Exception:
-    """What the strategy plays for the seat whose turn it is, or the error it made."""
+def _answer(strategy: Strategy, game, info: InfoSet | None = None) -> int | None | Exception:
+    """What the strategy plays for the seat whose turn it is, or the error it made
+    (a strategy with ``wants_info`` is given the seat's information set too)."""
     try:
-        mask = strategy(game.hands[game.turn], game.table, game.revolution)
+        if info is not None:
+            mask = strategy(game.hands[game.turn], game.table, game.revolution, info=info)
+        else:
+            mask = strategy(game.hands[game.turn], game.table, game.revolution)
     except Exception as e:  # a bot author's bug: reported, the run goes on
         return e
     if mask is None:
@@ -111,16 +117,25 @@ def play_place(
     state = pl.new_place(games, PLAYERS)
     misses: list[Counter[str]] = [Counter() for _ in range(PLAYERS)]
     rng_for_game = lambda no: game_rng(deal_seed, no)  # noqa: E731 - one line, used below
+    played = 0  # the cards played this game: public
+    given: list[list[tuple[int, int]]] = [[] for _ in range(PLAYERS)]
     while state.phase != pl.OVER:
         if not state.needs_action:
-            state, events, _ = pl.step(state, rng_for_game)
+            state, events, deal = pl.step(state, rng_for_game)
+            if deal is not None:
+                played = 0
+                given = [[] for _ in range(PLAYERS)]
+                for x in deal.exchanges:
+                    given[x.giver].append((x.receiver, mask_of(x.cards)))
             for e in events:
                 if isinstance(e, ev.EndGame):
                     on_game(e.ranks)
             continue
         game = state.game
         seat = game.turn
-        answer = _answer(strategies[seat], game)
+        strategy = strategies[seat]
+        info = observe(game, seat, played, given[seat]) if _wants_info(strategy) else None
+        answer = _answer(strategy, game, info)
         if isinstance(answer, Exception):
             on_failure(seat, answer)
             state, result, _ = pl.time_out(state, seat)
@@ -130,7 +145,14 @@ def play_place(
             state, result, _ = pl.play_mask(state, seat, answer)
         if result.outcome == "miss":
             misses[seat][result.reason] += 1
+        elif result.outcome == "play":
+            played |= mask_of(result.cards)
     return misses
+
+
+def _wants_info(strategy: object) -> bool:
+    """The strategy is to be given its seat's information set (``montecarlo``)."""
+    return bool(getattr(strategy, "wants_info", False))
 
 
 PASS_MOVE = u.analyze(0, 0)
@@ -176,10 +198,15 @@ def play_uecda_place(
             for i, (rank, n) in enumerate(((1, 2), (2, 1))):
                 rich = deal.ranks.index(rank)
                 choices[i] = uecda_give(strategies[rich], paid[rich], n)
-        g, _ = u.start_game(deal, UECDA, *choices)
+        g, exchanges = u.start_game(deal, UECDA, *choices)
+        given: list[list[tuple[int, int]]] = [[] for _ in range(PLAYERS)]
+        for x in exchanges:
+            given[x.giver].append((x.receiver, x.cards))
+        played = 0  # the cards played this game: public
         while g.phase == u.TURN:
             p = g.turn
-            view = UecdaView(g.hands[p], g.stage, g.revolution, g.locked, legal_moves(g, p))
+            info = observe(g, p, played, given[p])
+            view = UecdaView(g.hands[p], g.stage, g.revolution, g.locked, legal_moves(g, p), info)
             answer = _uecda_answer(strategies[p], view)
             if isinstance(answer, Exception):
                 on_failure(p, answer)
@@ -187,6 +214,8 @@ def play_uecda_place(
             g, done = u.submit(g, p, PASS_MOVE if answer is None else answer)
             if answer is not None and not done.accepted:
                 rejected[p][REJECTED] += 1
+            elif done.accepted:
+                played |= done.move.cards
         if g.phase == u.DRAW:
             g = u.settle_draw(g, u.draw_order(g, rng))
         match = u.finish_game(match, deal, g)
@@ -304,8 +333,9 @@ class ProgressBar:
 
 
 def _spec(text: str) -> str:
+    """A spec either profile resolves (``stock`` plays the uecda rules only)."""
     try:
-        resolve(text, 0)
+        resolve_uecda(text, 0) if text in UECDA_STRATEGIES else resolve(text, 0)
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
     return text

@@ -3,12 +3,19 @@
 - ``random``: a random legal play, or a pass.
 - ``greedy``: the weakest legal play, keeping jokers and 2s for later.
 - ``shedder``: plays to empty its hand in few tricks (see its docstring).
+- ``montecarlo``: plays each legal move out on deals of the unseen cards and picks the
+  one of most points on average (``places.engine.evaluate``). ``montecarlo@500``
+  spends 500 playouts a decision, ``montecarlo@100ms`` 100 ms (not repeatable);
+  the default is :data:`MONTECARLO_PLAYOUTS` playouts. It sees what a caller
+  gives it: an :class:`~places.engine.infoset.InfoSet` where the caller keeps one
+  (the arena), else only its hand and the table, from which it guesses the rest.
 
 One function, three places: a strategy runs unchanged in the arena
 (``python -m bots.arena``), over the wire (``python -m bots --strategy``) and, for the
 sample names, as a house bot the server plays itself. :func:`resolve` names them.
 
-The same three play the ``uecda`` rules (``UECDA_STRATEGIES``, :func:`resolve_uecda`):
+The same play the ``uecda`` rules (``UECDA_STRATEGIES``, :func:`resolve_uecda`), with
+``stock`` besides (the stock C client's choices, ``uecda`` only):
 there a strategy sees a :class:`UecdaView`, whose ``moves`` are every move tndhms
 accepts now (the lock respected), and answers one of them or None (a pass). Before
 a game the rich give back their weakest cards, unless the strategy has a ``give``
@@ -21,13 +28,18 @@ import importlib
 import os
 import random as _random
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from places.engine import evaluate as ev
+from places.engine import game as g
 from places.engine import uecda as u
-from places.engine.cards import INDEX_MASK, JOKER_MASK
+from places.engine.cards import DECK_MASK, INDEX_MASK, JOKER_MASK
+from places.engine.infoset import InfoSet
 from places.engine.legal import legal_plays
 from places.engine.plays import Kind, Play
+from places.engine.rules import UECDA
 
 Strategy = Callable[[int, "Play | None", bool], "int | None"]
 
@@ -146,11 +158,107 @@ def _multi_count(hand: int, revolution: bool) -> int:
     )
 
 
+#: The montecarlo strategy's budget by default: playouts a decision, shared by its moves.
+MONTECARLO_PLAYOUTS = 300
+#: Each move of a decision is played out at least this many times.
+MONTECARLO_MIN_DEALS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """What a montecarlo decision may spend: playouts (repeatable) or milliseconds."""
+
+    playouts: int = MONTECARLO_PLAYOUTS
+    ms: float | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Budget:
+        """``500`` (playouts) or ``100ms``; ValueError with a reason otherwise."""
+        try:
+            if text.endswith("ms"):
+                ms = float(text[:-2])
+                if ms > 0:
+                    return cls(ms=ms)
+            elif int(text) > 0:
+                return cls(playouts=int(text))
+        except ValueError:
+            pass
+        raise ValueError(f"montecarlo@{text[:20]}: a budget is playouts (500) or time (100ms)")
+
+
+def decide_by_playouts(info: InfoSet, budget: Budget, seed: int) -> ev.Move:
+    """The move of most expected points in the information set, within the budget."""
+    moves = ev.candidates(info)
+    if len(moves) == 1:
+        return moves[0]
+    if budget.ms is not None:
+        deadline = time.perf_counter() + budget.ms / 1000
+        found = ev.evaluate(info, 1_000_000, seed, deadline=deadline)
+    else:
+        deals = max(MONTECARLO_MIN_DEALS, budget.playouts // len(moves))
+        found = ev.evaluate(info, deals, seed)
+    return ev.best(found).move
+
+
+def _seat_counts(unseen: int, own: int, players: int = 5) -> list[int]:
+    """A guess of the others' hand counts when nobody said them: as many as the seat
+    holds, as far as the unseen cards go."""
+    each = min(max(own, 1), unseen.bit_count() // (players - 1))
+    return [own] + [each] * (players - 1)
+
+
+def guessed_2011(hand: int, table: Play | None, revolution: bool) -> InfoSet:
+    """An information set from a 2011 turn's view alone (hand, table, order): seat 0,
+    the others' counts guessed, every card not seen still in play."""
+    unseen = DECK_MASK & ~hand & ~(table.mask if table else 0)
+    counts = _seat_counts(unseen, hand.bit_count())
+    position = g.GameState(
+        game_no=1,
+        hands=(0,) * len(counts),
+        phase=g.TURN_OPEN,
+        turn=0,
+        table=table,
+        revolution=revolution,
+        last_player=-1 if table is None else 4,
+    )
+    return _with_counts(position, hand, unseen, counts)
+
+
+def _with_counts(position, hand: int, unseen: int, counts: list[int]) -> InfoSet:
+    """Seat 0's information set in a position of blank hands where the others hold
+    ``counts`` of the ``unseen`` cards."""
+    return InfoSet(0, hand, position, tuple(counts), unseen, (0,) * len(counts))
+
+
+def montecarlo_player(seed: int | None = None, budget: Budget | None = None) -> Strategy:
+    """Determinized Monte Carlo (see the module's docstring); ``info``, when the caller
+    passes it, is the seat's :class:`~places.engine.infoset.InfoSet`."""
+    rng = _random.Random(seed)
+    spend = budget or Budget()
+
+    def choose(
+        hand: int, table: Play | None, revolution: bool, info: InfoSet | None = None
+    ) -> int | None:
+        if info is None:
+            info = guessed_2011(hand, table, revolution)
+        return decide_by_playouts(info, spend, rng.getrandbits(32))
+
+    choose.wants_info = True  # type: ignore[attr-defined]
+    return choose
+
+
 STRATEGIES: dict[str, Callable[[int | None], Strategy]] = {
     "random": random_player,
     "greedy": greedy_player,
     "shedder": shedder_player,
+    "montecarlo": montecarlo_player,
 }
+
+
+def _montecarlo_spec(spec: str) -> Budget | None:
+    """The budget of a ``montecarlo@…`` spec, None for any other spec."""
+    name, at, budget = spec.partition("@")
+    return Budget.parse(budget) if name == "montecarlo" and at else None
 
 
 def resolve(spec: str, seed: int | None = None) -> Strategy:
@@ -162,6 +270,9 @@ def resolve(spec: str, seed: int | None = None) -> Strategy:
     """
     if spec in STRATEGIES:
         return STRATEGIES[spec](seed)
+    budget = _montecarlo_spec(spec)
+    if budget is not None:
+        return montecarlo_player(seed, budget)
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
         names = ", ".join(sorted(STRATEGIES))
@@ -191,6 +302,8 @@ class UecdaView:
     revolution: bool
     locked: bool  # the trick is locked to the suits of ``stage``
     moves: Sequence[u.Move]  # every move accepted now; a pass is always allowed
+    #: The player's information set, where the caller keeps one (the arena); else None.
+    info: InfoSet | None = None
 
 
 UecdaStrategy = Callable[[UecdaView], "u.Move | None"]
@@ -264,10 +377,96 @@ def uecda_shedder_player(seed: int | None = None) -> UecdaStrategy:
     return choose
 
 
+def _in_combination(hand: int, cid: int) -> bool:
+    """The card is part of a pair (its column) or a stair of three (its suit's row)."""
+    col = u.column_of(cid)
+    row = u.MARK[cid] - 1
+    held = [1 <= c <= 13 and bool(hand >> u.card_of(row, c) & 1) for c in range(col - 2, col + 3)]
+    stair = any(all(held[i : i + 3]) for i in range(3))
+    pair = sum(hand >> u.card_of(r, col) & 1 for r in range(4)) >= 2
+    return pair or stair
+
+
+def uecda_stock_player(seed: int | None = None) -> UecdaStrategy:
+    """The stock C client's choices (``client/daihinmin.c`` 0.21), among the moves tndhms
+    accepts: leading, its longest stair, else its largest group, else its weakest
+    single (the joker alone last), real cards before the joker; following a single,
+    its weakest single that breaks no pair or stair, else the joker, else a pass;
+    following a group or stair, the weakest that beats it, real cards first. "Weakest"
+    is in the order in force. It gives back its weakest cards."""
+
+    def choose(view: UecdaView) -> u.Move | None:
+        moves = view.moves
+        if not moves:
+            return None
+        rev = view.revolution
+        real = [m for m in moves if not m.twos and m.kind != u.JOKER_SINGLE]
+        if view.stage is None:
+            for kind in (u.STAIR, u.GROUP):
+                for pool in (real, moves):
+                    shaped = [m for m in pool if m.kind == kind]
+                    if shaped:
+                        return min(shaped, key=lambda m: (-m.size, _uecda_strength(m, rev)))
+            singles = [m for m in real if m.kind == u.SINGLE]
+            return min(singles, key=lambda m: _uecda_strength(m, rev)) if singles else moves[0]
+        if view.stage.kind in (u.SINGLE, u.JOKER_SINGLE):
+            loose = [
+                m
+                for m in real
+                if m.kind == u.SINGLE and not _in_combination(view.hand, m.cards.bit_length() - 1)
+            ]
+            if loose:
+                return min(loose, key=lambda m: _uecda_strength(m, rev))
+            return next((m for m in moves if m.kind == u.JOKER_SINGLE), None)
+        return min(real or moves, key=lambda m: _uecda_strength(m, rev))
+
+    return choose
+
+
+def guessed_uecda(view: UecdaView) -> InfoSet:
+    """An information set from a UECda turn's view alone: player 0, seats in order,
+    the others' counts guessed, every card not seen still in play."""
+    hand = view.hand
+    unseen = u.DECK_MASK & ~hand & ~(view.stage.cards if view.stage else 0)
+    counts = _seat_counts(unseen, hand.bit_count())
+    position = u.UecdaGame.__new__(u.UecdaGame)
+    position.rules = UECDA
+    position.hands = (0,) * len(counts)
+    position.next_of = (1, 2, 3, 4, 0)
+    position.phase = u.TURN
+    position.turn = 0
+    position.stage = view.stage
+    position.revolution = view.revolution
+    position.locked = view.locked
+    position.joker_single = view.stage is not None and view.stage.kind == u.JOKER_SINGLE
+    position.passed = 0
+    position.passes_in_row = 0
+    position.last_player = 0 if view.stage is None else 4
+    position.ranks = (0,) * 5
+    position.out = 0
+    position.turn_no = 0
+    return _with_counts(position, hand, unseen, counts)
+
+
+def uecda_montecarlo_player(seed: int | None = None, budget: Budget | None = None) -> UecdaStrategy:
+    """Determinized Monte Carlo on the uecda rules (as ``montecarlo``); it gives back
+    its weakest cards in the exchange."""
+    rng = _random.Random(seed)
+    spend = budget or Budget()
+
+    def choose(view: UecdaView) -> u.Move | None:
+        info = view.info or guessed_uecda(view)
+        return decide_by_playouts(info, spend, rng.getrandbits(32))
+
+    return choose
+
+
 UECDA_STRATEGIES: dict[str, Callable[[int | None], UecdaStrategy]] = {
     "random": uecda_random_player,
     "greedy": uecda_greedy_player,
     "shedder": uecda_shedder_player,
+    "stock": uecda_stock_player,
+    "montecarlo": uecda_montecarlo_player,
 }
 
 
@@ -282,4 +481,7 @@ def resolve_uecda(spec: str, seed: int | None = None) -> UecdaStrategy:
     :func:`resolve`, the function taking a :class:`UecdaView`)."""
     if spec in UECDA_STRATEGIES:
         return UECDA_STRATEGIES[spec](seed)
+    budget = _montecarlo_spec(spec)
+    if budget is not None:
+        return uecda_montecarlo_player(seed, budget)
     return resolve(spec, seed)

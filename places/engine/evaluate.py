@@ -1,0 +1,279 @@
+"""What each move of a decision is worth: determinized Monte Carlo over an information set.
+
+For a seat to move, :func:`evaluate` takes its :class:`~.infoset.InfoSet` (never
+the full position: it cannot read a hand the seat could not see), deals the
+unseen cards consistently with it (:func:`~.infoset.deal_hidden`), and plays each
+candidate move out to the end of the game with a cheap policy, through the
+referee's own functions (:func:`.solve.moves`, :func:`.solve.apply`). A
+candidate's value is the seat's points for this game (and its rank), averaged
+over the playouts, with its standard error. Every candidate is played out on the
+same deals with the same random choices (common random numbers), so the
+differences between candidates carry less noise than each value.
+
+A playout that reaches an ending of two players, the seat one of them, with at
+most ``exact_cards`` cards between them is finished exactly (:mod:`.solve`):
+both hands are known there, in the deal played out.
+
+Seeded: the same information set, seed and number of playouts give the same
+numbers, whatever the number of worker processes.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+
+from . import game as g
+from . import uecda as u
+from .cards import INDEX_MASK, JOKER_MASK
+from .infoset import InfoSet, deal_hidden, with_hands
+from .legal import legal_plays
+from .solve import Move, Position, apply, ending_value, is_open, moves, points_for
+from .uecda import UecdaGame
+from .uecda_legal import legal_moves
+
+#: Playout policies: ``random`` picks uniformly among the legal moves and the pass;
+#: ``greedy`` mostly plays the weakest move that spends no joker or strongest number
+#: (a random move one time in :data:`GREEDY_RANDOM`).
+POLICIES = ("random", "greedy")
+DEFAULT_POLICY = "greedy"
+GREEDY_RANDOM = 4
+#: Endings of two players with at most this many cards between them are solved exactly.
+EXACT_CARDS = 6
+#: A seed's deals and choices are drawn from ``seed * SEED_STRIDE + playout``.
+SEED_STRIDE = 1_000_003
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One move of the decision and what it is worth to the seat."""
+
+    move: Move  # a card mask (2011), a uecda Move, or None for a pass
+    points: float  # this game's points, on average over the playouts
+    points_se: float  # the standard error of ``points``
+    rank: float  # the rank, on average (1 best)
+    rank_se: float
+    playouts: int
+
+
+def candidates(info: InfoSet) -> list[Move]:
+    """The seat's legal moves, the pass last when it is legal."""
+    position = with_hands(
+        info, tuple(info.hand if s == info.seat else 0 for s in range(len(info.counts)))
+    )
+    return moves(position, info.seat)
+
+
+def _check(info: InfoSet) -> None:
+    position = info.position
+    if not is_open(position) or position.turn != info.seat:
+        raise ValueError("the information set is not at the seat's turn")
+
+
+# -- playout policies: a seat's move, from its own hand and the table only --
+
+
+def _random_2011(state: g.GameState, seat: int, rng: random.Random) -> Move:
+    hand = state.hands[seat]
+    table = state.table
+    options = legal_plays(hand, table, state.revolution)
+    n = len(options) + (table is not None)
+    if n == 0:
+        return hand  # nothing legal to lead: a miss
+    i = rng.randrange(n)
+    return None if i == len(options) else options[i].mask
+
+
+_TWOS = INDEX_MASK[12]
+_THREES = INDEX_MASK[0]
+
+
+def _greedy_2011(state: g.GameState, seat: int, rng: random.Random) -> Move:
+    if rng.randrange(GREEDY_RANDOM) == 0:
+        return _random_2011(state, seat, rng)
+    hand = state.hands[seat]
+    table = state.table
+    options = legal_plays(hand, table, state.revolution)
+    if not options:
+        return None if table is not None else hand
+    precious = JOKER_MASK | (_THREES if state.revolution else _TWOS)
+    cheap = [p for p in options if not p.mask & precious]
+    if not cheap:
+        if table is not None and hand.bit_count() > 3:
+            return None
+        cheap = options
+    return min(cheap, key=lambda p: (p.strength, -p.size)).mask
+
+
+def _random_uecda(state: UecdaGame, seat: int, rng: random.Random) -> Move:
+    options = legal_moves(state, seat)
+    i = rng.randrange(len(options) + 1)
+    return options[i] if i < len(options) else None
+
+
+def _strength(m: u.Move, revolution: bool) -> int:
+    if m.kind == u.JOKER_SINGLE:
+        return 100
+    return 14 - (m.low + m.size - 1 if m.kind == u.STAIR else m.low) if revolution else m.low
+
+
+def _greedy_uecda(state: UecdaGame, seat: int, rng: random.Random) -> Move:
+    if rng.randrange(GREEDY_RANDOM) == 0:
+        return _random_uecda(state, seat, rng)
+    options = legal_moves(state, seat)
+    if not options:
+        return None
+    top = 1 if state.revolution else 13
+    cheap = [
+        m
+        for m in options
+        if not (m.twos or m.kind == u.JOKER_SINGLE)
+        and not m.low <= top < m.low + (m.size if m.kind == u.STAIR else 1)
+    ]
+    if not cheap:
+        if state.stage is not None and state.hands[seat].bit_count() > 3:
+            return None
+        cheap = list(options)
+    revolution = state.revolution
+    return min(cheap, key=lambda m: (_strength(m, revolution), -m.size))
+
+
+_POLICY = {
+    ("random", False): _random_2011,
+    ("greedy", False): _greedy_2011,
+    ("random", True): _random_uecda,
+    ("greedy", True): _greedy_uecda,
+}
+
+
+def playout(
+    state: Position, seat: int, policy: str, rng: random.Random, exact_cards: int, memo: dict
+) -> tuple[float, float]:
+    """Play ``state`` (a turn open, or the game over) to its end: ``seat``'s points and rank."""
+    uecda = isinstance(state, UecdaGame)
+    choose = _POLICY[policy, uecda]
+    while is_open(state):
+        hands = state.hands
+        if exact_cards and hands[seat]:
+            left = [s for s, h in enumerate(hands) if h]
+            if len(left) == 2 and sum(h.bit_count() for h in hands) <= exact_cards:
+                other = left[0] if left[1] == seat else left[1]
+                return ending_value(state, seat, other, memo)
+        turn = state.turn
+        state = apply(state, turn, choose(state, turn, rng))
+    if uecda and state.phase == u.DRAW:
+        state = u.settle_draw(state, u.draw_order(state, rng))
+    rank = state.ranks[seat]
+    return float(points_for(state, rank)), float(rank)
+
+
+#: Per candidate: playouts, sum of points, of their squares, sum of ranks, of their squares.
+Sums = list[list[float]]
+
+
+def run_playouts(
+    info: InfoSet,
+    moves_: Sequence[Move],
+    first: int,
+    count: int,
+    seed: int,
+    policy: str,
+    exact_cards: int,
+    deadline: float | None = None,
+) -> Sums:
+    """Playouts ``first`` … ``first + count - 1`` of every candidate (each playout a
+    deal of its own, shared by the candidates); stops early at ``deadline``
+    (``time.perf_counter()``), after a whole deal."""
+    sums = [[0.0] * 5 for _ in moves_]
+    seat = info.seat
+    memo: dict = {}
+    for i in range(first, first + count):
+        if deadline is not None and i > first and time.perf_counter() >= deadline:
+            break
+        deal_seed = seed * SEED_STRIDE + i
+        start = with_hands(info, deal_hidden(info, random.Random(deal_seed)))
+        for c, move in enumerate(moves_):
+            rng = random.Random(deal_seed)
+            points, rank = playout(apply(start, seat, move), seat, policy, rng, exact_cards, memo)
+            s = sums[c]
+            s[0] += 1
+            s[1] += points
+            s[2] += points * points
+            s[3] += rank
+            s[4] += rank * rank
+    return sums
+
+
+def _mean_se(n: float, total: float, squares: float) -> tuple[float, float]:
+    mean = total / n
+    if n < 2:
+        return mean, math.inf
+    variance = max(squares - n * mean * mean, 0.0) / (n - 1)
+    return mean, math.sqrt(variance / n)
+
+
+def summarize(moves_: Sequence[Move], sums: Sums) -> list[Candidate]:
+    out = []
+    for move, (n, p, p2, r, r2) in zip(moves_, sums, strict=True):
+        points, points_se = _mean_se(n, p, p2)
+        rank, rank_se = _mean_se(n, r, r2)
+        out.append(Candidate(move, points, points_se, rank, rank_se, int(n)))
+    return out
+
+
+def evaluate(
+    info: InfoSet,
+    playouts: int = 1000,
+    seed: int = 0,
+    policy: str = DEFAULT_POLICY,
+    exact_cards: int = EXACT_CARDS,
+    pool: Executor | None = None,
+    workers: int = 2,
+    deadline: float | None = None,
+) -> list[Candidate]:
+    """Every candidate of the seat's decision, from ``playouts`` playouts each.
+
+    With ``pool`` the playouts are shared among ``workers`` processes of it (the
+    numbers are the same as without). ``deadline`` stops early (a bot's time
+    budget): then each candidate has as many playouts as the time allowed.
+    """
+    _check(info)
+    if policy not in POLICIES:
+        raise ValueError(f"unknown playout policy {policy!r}: one of {', '.join(POLICIES)}")
+    moves_ = candidates(info)
+    if len(moves_) == 1 or playouts < 1:
+        sums = run_playouts(info, moves_, 0, max(playouts, 1), seed, policy, exact_cards, deadline)
+        return summarize(moves_, sums)
+    if pool is None or workers < 2 or deadline is not None:
+        return summarize(
+            moves_, run_playouts(info, moves_, 0, playouts, seed, policy, exact_cards, deadline)
+        )
+    share = -(-playouts // workers)
+    futures = [
+        pool.submit(
+            run_playouts,
+            info,
+            moves_,
+            first,
+            min(share, playouts - first),
+            seed,
+            policy,
+            exact_cards,
+        )
+        for first in range(0, playouts, share)
+    ]
+    total = [[0.0] * 5 for _ in moves_]
+    for f in futures:
+        for t, s in zip(total, f.result(), strict=True):
+            for k in range(5):
+                t[k] += s[k]
+    return summarize(moves_, total)
+
+
+def best(found: Sequence[Candidate]) -> Candidate:
+    """The candidate of most points (the first listed among equals)."""
+    return max(found, key=lambda c: c.points)

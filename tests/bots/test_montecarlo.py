@@ -1,0 +1,94 @@
+"""The montecarlo strategy: legal moves in both profiles, and stronger than random."""
+
+from __future__ import annotations
+
+import pytest
+
+from bots.arena import Run, play_place, play_uecda_place
+from bots.strategies import (
+    STRATEGIES,
+    UECDA_STRATEGIES,
+    Budget,
+    UecdaView,
+    resolve,
+    resolve_uecda,
+)
+from places.engine import uecda as u
+from places.engine.legal import legal_plays
+from places.engine.rules import UECDA, UECDA_NAME
+
+FAST = "montecarlo@40"  # 40 playouts a decision: repeatable, quick
+
+
+def test_montecarlo_is_a_house_strategy_of_both_profiles_with_a_budget() -> None:
+    assert "montecarlo" in STRATEGIES and "montecarlo" in UECDA_STRATEGIES
+    assert callable(resolve(FAST, 1)) and callable(resolve_uecda("montecarlo@50ms", 1))
+    assert Budget.parse("500") == Budget(playouts=500)
+    assert Budget.parse("100ms") == Budget(ms=100.0)
+    for bad in ("0", "-3", "fast", "ms", "0ms"):
+        with pytest.raises(ValueError, match="budget"):
+            resolve(f"montecarlo@{bad}", 1)
+
+
+def test_it_answers_only_moves_tndhms_accepts_and_respects_the_lock() -> None:
+    seen: list = []
+    mc = resolve_uecda(FAST, 3)
+
+    def watched(view: UecdaView):
+        answer = mc(view)
+        seen.append((view, answer))
+        return answer
+
+    strategies = [watched, *(resolve_uecda("random", i) for i in range(4))]
+    ranks: list = []
+    rejected = play_uecda_place(strategies, 4, "mc-legal", ranks.append, pytest.fail)
+    assert len(ranks) == 4 and rejected[0].total() == 0
+    assert seen and all(v.info is not None for v, _ in seen)
+    for view, answer in seen:
+        assert answer is None or answer in view.moves
+        if answer is not None and view.locked and answer.kind != u.JOKER_SINGLE:
+            assert u.lock_suit(UECDA, answer) == u.lock_suit(UECDA, view.stage)
+
+
+def test_it_plays_legal_2011_moves_and_misses_only_with_nothing_legal() -> None:
+    mc = resolve(FAST, 5)
+    calls: list = []
+
+    def watched(hand, table, revolution, info=None):
+        answer = mc(hand, table, revolution, info=info)
+        calls.append((hand, table, revolution, info, answer))
+        return answer
+
+    watched.wants_info = True  # type: ignore[attr-defined]
+    strategies = [watched, *(resolve("random", i) for i in range(4))]
+    ranks: list = []
+    misses = play_place(strategies, 3, "mc-legal", ranks.append, pytest.fail)
+    assert len(ranks) == 3 and calls and all(c[3] is not None for c in calls)
+    for hand, table, revolution, _, answer in calls:
+        plays = [p.mask for p in legal_plays(hand, table, revolution)]
+        if answer is None:
+            assert table is not None
+        elif plays:
+            assert answer in plays
+        else:
+            assert answer == hand and table is None  # nothing legal to lead: a miss
+    assert set(misses[0]) <= {"FORBIDDEN_FINISH"}
+
+
+def test_without_an_information_set_it_guesses_one_and_still_plays_legally() -> None:
+    mc = resolve_uecda(FAST, 2)
+    hand = u.parse_hand("S3H3D9SAJ3")
+    stage = u.move_of_text("C5")
+    view = UecdaView(hand, stage, False, False, [u.move_of_text("D9"), u.move_of_text("SA")])
+    assert mc(view) in (None, *view.moves)
+    mc2011 = resolve(FAST, 2)
+    assert mc2011(1 << 3 | 1 << 20, None, False) in (1 << 3, 1 << 20)  # ♠3, ♥7
+
+
+@pytest.mark.parametrize("rules", ["daihinmin-2011", UECDA_NAME])
+def test_it_beats_random_players_over_a_seeded_set(rules: str) -> None:
+    run = Run([FAST, "random", "random", "random", "random"], games=10, seed=2, rules=rules)
+    run.games_per_place = 5
+    mc, *randoms = run.play()
+    mean_random = sum(sum(e.points) for e in randoms) / sum(e.games for e in randoms)
+    assert mc.interval().mean > mean_random + 1
