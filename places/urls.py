@@ -38,6 +38,11 @@ urlpatterns = [
         rf"^tournaments/{TOURNAMENT_ID}\.json$", tournaments.tournament_json, name="tournament-json"
     ),
     re_path(
+        rf"^tournaments/{TOURNAMENT_ID}/records\.jsonl$",
+        records.tournament_records,
+        name="tournament-records",
+    ),
+    re_path(
         rf"^tournaments/{TOURNAMENT_ID}/standings\.csv$",
         tournaments.standings_csv,
         name="tournament-standings-csv",
