@@ -60,14 +60,14 @@ def fill(games: int) -> None:
         game, entry, fact = (q(m._meta.db_table) for m in (Game, GameEntry, GameFact))
         c.execute(
             f"INSERT INTO {game} (id, place_id, no, status, place_info, created_at, updated_at) "
-            f"SELECT n, {place0} + (n - 1) / {GAMES_A_PLACE} + 1, (n - 1) % {GAMES_A_PLACE} + 1,"
+            f"SELECT n, {place0} + (n - 1) / {GAMES_A_PLACE} + 1, (n - 1) %% {GAMES_A_PLACE} + 1,"
             " 1, 'normal', %s, %s FROM bench_n",
             [base, base],
         )
-        # player k of game n: user (7p + 13k) % 100 of place p; its rank and a hash of both
-        user = f"{user0} + ((((n - 1) / {GAMES_A_PLACE} + 1) * 7 + k * 13) % {USERS})"
-        uecda = f"(((n - 1) / {GAMES_A_PLACE} + 1) % 5 = 0)"
-        hashed = "((n * 2654435761 + k * 40503) % 1000003)"
+        # player k of game n: user (7p + 13k) mod 100 of place p; its rank and a hash of both
+        user = f"{user0} + ((((n - 1) / {GAMES_A_PLACE} + 1) * 7 + k * 13) %% {USERS})"
+        uecda = f"(((n - 1) / {GAMES_A_PLACE} + 1) %% 5 = 0)"
+        hashed = "((n * 2654435761 + k * 40503) %% 1000003)"
         ended = (
             "%s + (n * interval '1 second')"
             if connection.vendor == "postgresql"
@@ -78,21 +78,21 @@ def fill(games: int) -> None:
             " rank, ended_at) "
             f"SELECT n, {user}, {place0} + (n - 1) / {GAMES_A_PLACE} + 1, NULL,"
             f" CASE WHEN {uecda} THEN 'uecda' ELSE 'daihinmin-2011' END,"
-            f" (n - 1) % {GAMES_A_PLACE} + 1, k, (n + k) % 5 + 1, {ended}"
+            f" (n - 1) %% {GAMES_A_PLACE} + 1, k, (n + k) %% 5 + 1, {ended}"
             " FROM bench_n CROSS JOIN bench_k",
             [base.replace(tzinfo=None).isoformat(sep=" ") if connection.vendor != "postgresql" else base],
         )
         for kind, code, when in (
-            ("revolution", "", f"{hashed} % 20 = 0"),
-            ("eight_cut", "", f"{hashed} % 3 = 1"),
-            ("lock", "", f"{uecda} AND {hashed} % 10 = 2"),
-            ("miss", "CARD_NOT_HELD", f"NOT {uecda} AND {hashed} % 50 = 3"),
-            ("miss", "", f"NOT {uecda} AND {hashed} % 50 = 3"),
-            ("timeout", "", f"NOT {uecda} AND {hashed} % 200 = 4"),
+            ("revolution", "", f"{hashed} %% 20 = 0"),
+            ("eight_cut", "", f"{hashed} %% 3 = 1"),
+            ("lock", "", f"{uecda} AND {hashed} %% 10 = 2"),
+            ("miss", "CARD_NOT_HELD", f"NOT {uecda} AND {hashed} %% 50 = 3"),
+            ("miss", "", f"NOT {uecda} AND {hashed} %% 50 = 3"),
+            ("timeout", "", f"NOT {uecda} AND {hashed} %% 200 = 4"),
         ):
             c.execute(
                 f"INSERT INTO {fact} (game_id, user_id, kind, code, turn) "
-                f"SELECT n, {user}, %s, %s, {hashed} % 60 + 1 FROM bench_n CROSS JOIN bench_k"
+                f"SELECT n, {user}, %s, %s, {hashed} %% 60 + 1 FROM bench_n CROSS JOIN bench_k"
                 f" WHERE {when}",
                 [kind, code],
             )
