@@ -839,6 +839,104 @@ def described(route, prefix: str, fmt: str | None):
     return extend_schema_view(**_spec(route, prefix, fmt))(cls)
 
 
+# -- the read routes (places/views/), described by hand ---------------------------------------
+
+
+def _game_parameter(name: str, schema: dict, description: str) -> dict:
+    return {"in": "query", "name": name, "required": False, "schema": schema,
+            "description": description}  # fmt: skip
+
+
+def read_paths() -> dict:
+    """The site's read routes this description holds (``places/urls.py``): the game search."""
+    from places.engine.facts import KINDS
+    from places.engine.rules import PROFILES
+    from places.reads.games import MAX_PAGE_SIZE, MISS_CODES, PAGE_SIZE
+
+    whole = {"type": "integer", "minimum": 1}
+    moment = {"type": "string", "description": "a date (2026-11-28) or an ISO 8601 time"}
+    player = {
+        "type": "object",
+        "required": ["seat", "name", "rank"],
+        "properties": {
+            "seat": {"type": "integer", "minimum": 0, "maximum": 4},
+            "name": {"type": "string"},
+            "rank": {"type": "integer", "minimum": 1, "maximum": 5},
+        },
+    }
+    game = {
+        "type": "object",
+        "required": ["place", "game", "rules", "tournament", "ended_at", "players", "turn",
+                     "replay", "record"],
+        "properties": {
+            "place": {"type": "object", "required": ["id", "title"],
+                      "properties": {"id": {"type": "integer"}, "title": {"type": "string"}}},
+            "game": {"type": "integer", "minimum": 1, "description": "its number in the place"},
+            "rules": {"type": "string", "enum": list(PROFILES)},
+            "tournament": {"type": "integer", "nullable": True},
+            "ended_at": {"type": "string", "nullable": True, "format": "date-time"},
+            "players": {"type": "array", "items": player, "description": "by seat"},
+            "turn": {"type": "integer", "nullable": True,
+                     "description": "the first turn where what has= asks for happened"},
+            "replay": {"type": "string", "description": "the replay page, at that turn"},
+            "record": {"type": "string", "description": "the game's record.json"},
+        },
+    }  # fmt: skip
+    error = {"$ref": "#/components/schemas/Error"}
+    return {
+        "/games.json": {
+            "get": {
+                "operationId": "games_json_get",
+                "summary": "find finished games",
+                "description": (
+                    "Finished games, newest first, a page at a time: `next` is the next "
+                    "page's URL (the same search with `before`), null on the last. A game "
+                    "still held back (docs/records.md) is found by staff only. The page "
+                    "`/games` shows the same search. docs/protocol.md, \"Finding games\"."
+                ),
+                "tags": ["read"],
+                "security": [{}],
+                "parameters": [
+                    _game_parameter("player", {"type": "string"}, "games this user played"),
+                    _game_parameter("opponent", {"type": "string"},
+                                    "games this user played too (with player: against it)"),
+                    _game_parameter("rules", {"type": "string", "enum": list(PROFILES)},
+                                    "the rules profile"),
+                    _game_parameter("place", whole, "a place's id"),
+                    _game_parameter("tournament", whole, "a tournament's id"),
+                    _game_parameter("since", moment, "ended at or after"),
+                    _game_parameter("until", moment, "ended before"),
+                    _game_parameter("rank", {"type": "integer", "minimum": 1, "maximum": 5},
+                                    "the player's rank (needs player)"),
+                    _game_parameter("has", {"type": "string", "enum": list(KINDS)},
+                                    "what happened in the game (with player: what it did)"),
+                    _game_parameter("miss", {"type": "string", "enum": list(MISS_CODES)},
+                                    "a miss of this code (has=miss)"),
+                    _game_parameter("before", whole, "the cursor: `next` gives it"),
+                    _game_parameter("limit", {"type": "integer", "minimum": 1,
+                                              "maximum": MAX_PAGE_SIZE, "default": PAGE_SIZE},
+                                    "games a page"),
+                ],
+                "responses": {
+                    "200": {
+                        "description": "a page of games",
+                        "content": {JSON_TYPE: {"schema": {
+                            "type": "object",
+                            "required": ["games", "next"],
+                            "properties": {"games": {"type": "array", "items": game},
+                                           "next": {"type": "string", "nullable": True}},
+                        }}},
+                    },
+                    "400": {"description": "INVALID_PARAMETER: a parameter unknown or with "
+                            "no valid value (the message names it)",
+                            "content": {JSON_TYPE: {"schema": error}}},
+                    "405": {"description": "a method other than GET or HEAD"},
+                },
+            }
+        }
+    }  # fmt: skip
+
+
 # -- one operation a route --------------------------------------------------------------------
 
 #: What each format is, in an operation's description.
@@ -866,6 +964,7 @@ def one_operation_a_route(result: dict, generator, request, public) -> dict:
     """
     from api import protocol  # the table imports the views, which this module's callers use
 
+    result["paths"].update(read_paths())
     if request is not None and request.GET.get("paths") == "each":
         return result
     paths = result["paths"]
@@ -885,6 +984,7 @@ def one_operation_a_route(result: dict, generator, request, public) -> dict:
             )
             for method in methods
         }  # fmt: skip
+    merged.update(read_paths())
     result["paths"] = dict(sorted(merged.items()))
     return result
 

@@ -487,3 +487,65 @@ class ProfileThink(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "tenths"], name="one_count_per_think_time")
         ]
+
+
+# -- the game search: what each finished game was, indexed (``/games.json``) ----------------
+#
+# Written with the game's other rows in the change that finishes it (``places/services/
+# game_index.py``), filled for the games before by migration 0009, and read by
+# ``places/reads/games.py``: a search reads an index, never the turns or the records.
+
+
+class GameEntry(models.Model):
+    """One player's part in a finished game: who, at which seat, the rank taken, and the
+    game's place, tournament, rules and end (copied here so that one index answers)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_index=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    place = models.ForeignKey(Place, on_delete=models.CASCADE, related_name="+", db_index=False)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, null=True, related_name="+", db_index=False
+    )
+    rules = models.CharField(max_length=16)
+    no = models.PositiveIntegerField()  # the game's number in its place
+    seat = models.PositiveSmallIntegerField()  # the player's seat (a uecda place: its number)
+    rank = models.PositiveSmallIntegerField()
+    ended_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="one_entry_per_player")
+        ]
+        indexes = [
+            models.Index(fields=["user", "game"], name="entry_by_user"),
+            models.Index(fields=["rank", "game"], name="entry_by_rank"),
+            models.Index(fields=["place", "game"], name="entry_by_place"),
+            models.Index(fields=["tournament", "game"], name="entry_by_tournament"),
+        ]
+
+
+class GameFact(models.Model):
+    """Something a player did in a finished game (``places.engine.facts``: a revolution, a
+    lock, a miss of a code…), at the first turn it happened."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_index=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    kind = models.CharField(max_length=16)
+    #: A miss's code; "" for every other kind, and for the row that says "a miss, any code".
+    code = models.CharField(max_length=32, blank=True, default="")
+    turn = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "user", "kind", "code"], name="one_fact_per_kind"
+            )
+        ]
+        indexes = [
+            models.Index(fields=["kind", "code", "user", "game"], name="fact_by_user"),
+            models.Index(fields=["kind", "code", "game"], name="fact_by_kind"),
+        ]

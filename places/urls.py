@@ -2,7 +2,7 @@
 
 from django.urls import re_path
 
-from places.views import log, pages, profiles, records, replay, staff, tournaments
+from places.views import games, log, pages, profiles, records, replay, staff, tournaments
 
 #: A place's id in a path: longer ids overflow the database's integers.
 PLACE_ID = r"(?P<place_id>[0-9]{1,18})"
@@ -31,11 +31,19 @@ urlpatterns = [
     # profiles: a Django user name (letters, digits, @ . + - _); the JSON first, since "." is one
     re_path(rf"^users/{USER_NAME}\.json$", profiles.profile_json, name="profile-json"),
     re_path(rf"^users/{USER_NAME}$", profiles.profile_page, name="profile"),
+    # the game search
+    re_path(r"^games\.json$", games.games_json, name="games-json"),
+    re_path(r"^games$", games.games_page, name="games"),
     # tournaments and ratings
     re_path(r"^tournaments/$", tournaments.tournament_list, name="tournaments"),
     re_path(rf"^tournaments/{TOURNAMENT_ID}/$", tournaments.tournament_page, name="tournament"),
     re_path(
         rf"^tournaments/{TOURNAMENT_ID}\.json$", tournaments.tournament_json, name="tournament-json"
+    ),
+    re_path(
+        rf"^tournaments/{TOURNAMENT_ID}/records\.jsonl$",
+        records.tournament_records,
+        name="tournament-records",
     ),
     re_path(
         rf"^tournaments/{TOURNAMENT_ID}/standings\.csv$",

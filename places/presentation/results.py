@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import islice
+
+from django.core.paginator import Page, Paginator
 
 from places.engine.rules import rules_named
 from places.presentation.cards import seat_colour
 from places.reads.standings import Results
 
-#: The results page lists at most this many games in its table (the CSV has them all).
-GAMES_SHOWN = 500
+#: The results page lists this many games a page (``?page=N``; the CSV has them all).
+GAMES_A_PAGE = 500
 
 
 def _cells(res: Results) -> Iterator[tuple[int, list[tuple[int | None, int, int]]]]:
@@ -46,14 +49,17 @@ def standings(res: Results) -> list[dict]:
     ]
 
 
-def game_rows(res: Results) -> list[dict]:
-    """The first ``GAMES_SHOWN`` games: each seat's rank, points and running total."""
-    out = []
-    for no, cells in _cells(res):
-        if len(out) == GAMES_SHOWN:
-            break
-        out.append({"no": no, "cells": [{"rank": r, "points": p, "total": t} for r, p, t in cells]})
-    return out
+def game_rows(res: Results, page: str | int | None = None) -> tuple[list[dict], Page]:
+    """Page ``page`` of the games (``GAMES_A_PAGE`` a page; a number out of range or not a
+    number gives the nearest page): each seat's rank, points and running total, the totals
+    counted from game 1."""
+    shown = Paginator(res.games, GAMES_A_PAGE).get_page(page)
+    first = shown.start_index() - 1 if res.games else 0
+    rows = [
+        {"no": no, "cells": [{"rank": r, "points": p, "total": t} for r, p, t in cells]}
+        for no, cells in islice(_cells(res), first, first + len(shown.object_list))
+    ]
+    return rows, shown
 
 
 def csv_rows(res: Results) -> list[list[object]]:

@@ -32,7 +32,7 @@ from places.reads.position import Position
 from places.reads.practice import user_gone
 from places.reads.seats import seats_of
 from places.realtime import broadcast, wake
-from places.services import house, profiles, ratings
+from places.services import game_index, house, profiles, ratings
 from places.wire import events as wire
 from places.wire.codec import compact
 from places.wire.records import order_name
@@ -153,6 +153,16 @@ class Change:
                         game.id, [s.user_id for s in self.seats], self.state.game.ranks, self.now
                     )
                 ranks = self.state.game.ranks
+                seat_of = {s.player_id: s.no for s in self.seats}
+                game_index.index_games(
+                    [
+                        game_index.Finished(
+                            game.id, game.no, place.id, place.tournament_id, place.rules,
+                            self.now, [(s.no, s.user_id, ranks[s.no]) for s in self.seats],
+                            game_index.facts_of_turns(game.id, seat_of),
+                        )
+                    ]
+                )  # fmt: skip
                 profiles.count_game(
                     game.id,
                     [profiles.Seated(s.player_id, s.user_id, ranks[s.no]) for s in self.seats],

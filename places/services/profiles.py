@@ -29,9 +29,8 @@ from django.apps import apps as installed_apps
 from django.db import DEFAULT_DB_ALIAS, connections
 
 from places import rows
-from places.engine.cards import mask_of
+from places.engine.facts import play_marks
 from places.engine.place import points_for
-from places.engine.plays import read_play
 from places.engine.rules import UECDA, UECDA_NAME
 from places.models import PLAYERS_PER_PLACE, Game, Place, Player, Rank, Turn
 
@@ -134,9 +133,9 @@ class Tally:
         elif outcome == "play":
             self.plays += 1
             self.cards_played += len(cards)
-            readings = read_play(mask_of(cards), revolution)
-            self.revolutions += any(p.is_revolution for p in readings)
-            self.eight_cuts += any(p.has_eight for p in readings)
+            flips, eight = play_marks(cards, revolution)
+            self.revolutions += flips
+            self.eight_cuts += eight
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from places import errors, rows
 from places.engine import uecda as u
+from places.engine.facts import facts_uecda
 from places.engine.place import BETWEEN_GAMES, OVER, PlaceState
 from places.engine.replay import REVOLUTION
 from places.engine.rules import UECDA_NAME
@@ -42,7 +43,7 @@ from places.engine.uecda_record import record_of_logged
 from places.leases import DRIVER_ID, lease_length
 from places.models import PLAYERS_PER_PLACE, Game, Place, Player, Rank
 from places.reads.position import Position
-from places.services import accounts, profiles, ratings
+from places.services import accounts, game_index, profiles, ratings
 from places.services.setup import _setting_problems, timing_problems
 from places.wire.records import order_name
 
@@ -55,7 +56,7 @@ WRITTEN_AT_ONCE = 500
 #: The longest line a log may have: a game's longest, its play line, is a few KiB.
 MAX_LOG_LINE = 1 << 20
 #: What a TCP match's write reads of its place (:func:`store_finished_games`).
-WRITE_READS = ("state", "engine_state", "game_count", "rated")
+WRITE_READS = ("state", "engine_state", "game_count", "rated", "tournament")
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,16 @@ def store_finished_games(
             for p, rank in enumerate(r["ranks"])
         ],
     )
+    game_index.index_games(
+        [
+            game_index.Finished(
+                game_id, r["game"], place.id, place.tournament_id, UECDA_NAME, now,
+                [(p, players[p].user_id, rank) for p, rank in enumerate(r["ranks"])],
+                facts_uecda(r),
+            )
+            for game_id, r in zip(games, records, strict=True)
+        ]
+    )  # fmt: skip
     state = Position.decode(place.engine_state).state or PlaceState(
         PLAYERS_PER_PLACE, place.game_count, BETWEEN_GAMES
     )

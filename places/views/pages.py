@@ -146,6 +146,7 @@ def state(request: HttpRequest, place_id: str) -> HttpResponse:
 def results(request: HttpRequest, place_id: str) -> HttpResponse:
     place = get_object_or_404(Place, pk=int(place_id))
     res = standings.results(place)
+    rows, page = results_tables.game_rows(res, request.GET.get("page"))
     context = {
         "title": f"{place.title} · results · daihinmin",
         "place": place,
@@ -153,8 +154,8 @@ def results(request: HttpRequest, place_id: str) -> HttpResponse:
         "players": results_tables.players(res),
         "standings": results_tables.standings(res),
         "totals": res.points,
-        "rows": results_tables.game_rows(res),
-        "games_shown": results_tables.GAMES_SHOWN,
+        "rows": rows,
+        "page": page,
         "points_chart": charts.points_chart(res),
         "ranks_chart": charts.ranks_chart(res),
         "rank_legend": shown.rank_legend(),

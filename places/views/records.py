@@ -9,11 +9,13 @@ read them all (``places.reads.disclosure``).
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from itertools import chain
 
 from asgiref.sync import sync_to_async
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 
 from places import errors
+from places.models import Place, Tournament
 from places.reads.records import place_head, record_chunks, record_of
 from places.views import is_staff, json_response, read_only, refusal
 from places.wire.codec import compact
@@ -51,6 +53,33 @@ def records(request: HttpRequest, place_id: str) -> HttpResponse:
     response = StreamingHttpResponse(_lines(record_chunks(head)), content_type=JSONL_TYPE)
     response["Content-Disposition"] = f'inline; filename="place-{head.id}-records.jsonl"'
     return response
+
+
+@read_only
+def tournament_records(request: HttpRequest, tournament_id: str) -> HttpResponse:
+    """``/tournaments/ID/records.jsonl``: the records of every place of the tournament, in the
+    order of its tables, as each place's ``records.jsonl`` gives them (the held-back games
+    left out), streamed."""
+    tournament = Tournament.objects.filter(pk=int(tournament_id)).first()
+    if tournament is None:
+        return refusal(errors.Refused(errors.NOT_FOUND, f"no tournament {tournament_id}"))
+    staff = is_staff(request)
+    places = Place.objects.filter(tournament=tournament).order_by("table_no").values_list(
+        "id", flat=True
+    )
+    chunks = chain.from_iterable(_place_chunks(place_id, staff) for place_id in places)
+    response = StreamingHttpResponse(_lines(chunks), content_type=JSONL_TYPE)
+    response["Content-Disposition"] = (
+        f'inline; filename="tournament-{tournament.id}-records.jsonl"'
+    )
+    return response
+
+
+def _place_chunks(place_id: int, staff: bool) -> Iterator[list[dict]]:
+    """A place's records as its own route reads them, read once the stream reaches it."""
+    head = place_head(place_id, staff=staff)
+    if head is not None:
+        yield from record_chunks(head)
 
 
 async def _lines(chunks: Iterator[list[dict]]) -> AsyncIterator[str]:

@@ -49,11 +49,12 @@ def test_one_operation_a_route_and_method_its_formats_as_alternatives(schema):
     paths = schema["paths"]
     operations = [(path, method) for path, ops in paths.items() for method in ops]
     routes = [(r, m) for r in protocol.ROUTES for m in r.methods if m != "HEAD"]
+    routes += [("/games.json", "GET")]  # the read routes described (api.schema.read_paths)
     assert len(operations) == len(routes) == len({o["operationId"] for o in _ops(schema)})
     assert set(paths) == {
         *(f"/{name}{{format}}" for name in DOCUMENTS + ["post_cards", "logout", "practice"]),
         "/login", "/login{format}", "/sessions{format}", "/operations",
-        "/operations/legal_plays.json", "/signup", "/signup{format}",
+        "/operations/legal_plays.json", "/signup", "/signup{format}", "/games.json",
     }  # fmt: skip
     for d in DOCUMENTS:
         op = paths[f"/{d}{{format}}"]["get"]
@@ -75,7 +76,7 @@ def test_every_path_apart_on_request(client):
     for prefix in ("/operations/", "/"):
         expected |= {f"{prefix}{d}{s}" for d in DOCUMENTS + ["post_cards"] for s in SUFFIXES}
     expected |= {f"/practice{s}" for s in SUFFIXES}
-    expected |= {"/signup", "/signup.json", "/signup.xml"}
+    expected |= {"/signup", "/signup.json", "/signup.xml", "/games.json"}
     assert set(paths) == expected
     assert set(paths["/login"]) == {"get", "post"} and set(paths["/login.json"]) == {"post"}
 
@@ -235,3 +236,17 @@ def test_practice_describes_its_answer_its_parameters_and_its_errors(schema):
 def test_the_place_info_shape_keeps_the_contract_keys_first(schema):
     props = list(schema["components"]["schemas"]["PlaceInfo"]["properties"])
     assert props[:3] == ["game_count", "player_count", "player_infos"]
+
+
+def test_the_game_search_is_described_with_every_parameter_it_takes(schema, client):
+    """``/games.json`` in the description: its parameters are those the search reads, and
+    an answer has the described shape."""
+    from places.reads.games import PARAMETERS
+
+    op = schema["paths"]["/games.json"]["get"]
+    assert [p["name"] for p in op["parameters"]] == list(PARAMETERS)
+    assert "version" not in PARAMETERS
+    assert set(op["responses"]) == {"200", "400", "405"}
+    body = op["responses"]["200"]["content"]["application/json"]["schema"]
+    doc = client.get("/games.json").json()
+    assert set(body["required"]) == set(doc)

@@ -26,6 +26,7 @@ def page(client, path: str, **headers) -> str:
         ("/", "Places", "場の一覧"),
         ("/cards", "Cards", "カード"),
         ("/login", "Log in to a place", "場にログイン"),
+        ("/games", "No finished game is as asked.", "条件に合う終了済みのゲームはありません。"),
     ],
 )
 def test_a_page_follows_the_browser_s_language(client, path, english, japanese):

@@ -112,3 +112,30 @@ def test_the_csv_neutralises_names_a_spreadsheet_would_read_as_formulas(client, 
     names = {r[2] for r in body}
     assert names == {written for _, written in FORMULA_NAMES.values()} | {"eve"}
     assert all(r[4].isdigit() for r in body)  # numbers are not touched
+
+
+def _games_listed(text: str) -> list[int]:
+    body = text.split('id="games-table"', 1)[1].split("</tbody>", 1)[0]
+    return [int(cell.split("<", 1)[0].split()[0]) for cell in body.split('<td class="game">')[1:]]
+
+
+def test_the_page_pages_through_every_game(client, finished_place, monkeypatch):
+    """A place of more games than a page lists: every game is on a page (it showed the first
+    500 of 1,000, with no paging)."""
+    from places.presentation import results as tables
+
+    monkeypatch.setattr(tables, "GAMES_A_PAGE", 2)
+    url = f"/places/{finished_place.id}/results"
+    first = client.get(url).content.decode()
+    assert _games_listed(first) == [1, 2]
+    assert 'rel="next" href="?page=2#games-table"' in first
+    second = client.get(url, {"page": 2}).content.decode()
+    assert _games_listed(second) == [3]
+    assert 'rel="prev" href="?page=1#games-table"' in second
+    # game 3's ranks, seat by seat
+    row = second.split('<td class="game">3', 1)[1].split("</tr>", 1)[0]
+    pills = [int(c.split('rank-pill rank-', 1)[1][0]) for c in row.split("<td>")[1:]]
+    ranks = Rank.objects.filter(game__place=finished_place, game__no=3).order_by("player__seat")
+    assert pills == [r.rank for r in ranks]
+    # out of range: the nearest page
+    assert _games_listed(client.get(url, {"page": 9}).content.decode()) == [3]

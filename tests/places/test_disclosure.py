@@ -18,7 +18,7 @@ from django.db import connections
 from django.test import Client
 
 from places import errors, services
-from places.models import Place
+from places.models import Place, Tournament
 from places.reads.disclosure import disclosure
 from places.reads.records import game_record, place_records
 from places.services.tournaments import table_seed
@@ -74,6 +74,37 @@ def test_a_deal_another_place_still_plays_is_held_back_on_every_route(client, tw
     # the running place's own log stays open to its players and spectators
     assert client.get(f"/places/{second.id}/events.json").status_code == 200
     assert game_record(second.id, 1)["seed"] is None
+
+
+def test_a_tournaments_records_in_one_stream_leave_out_what_its_places_hold_back(
+    client, staff_client, twins
+):
+    """``/tournaments/ID/records.jsonl``: every table's records, in table order, each as its
+    place's own ``records.jsonl`` gives them to the reader (it was a 404)."""
+    first, second = twins
+    tournament = Tournament.objects.create(title="Twins", rules=first.rules)
+    Place.objects.filter(pk=second.id).update(tournament=tournament, table_no=0)
+    Place.objects.filter(pk=first.id).update(tournament=tournament, table_no=1)
+    url = f"/tournaments/{tournament.id}/records.jsonl"
+
+    def lines(reader: Client) -> list[tuple[int, int]]:
+        response = reader.get(url)
+        assert response.status_code == 200
+        assert response["Content-Type"] == "application/x-ndjson"
+        assert f'filename="tournament-{tournament.id}-records.jsonl"' in (
+            response["Content-Disposition"]
+        )
+        body = async_to_sync(drained)(response).decode().splitlines()
+        return [(r["place"]["id"], r["game"]) for r in map(json.loads, body)]
+
+    assert lines(client) == [(second.id, 1), (first.id, 1)]
+    assert lines(staff_client) == [(second.id, 1), (first.id, 1), (first.id, 2)]
+    # each line is the place's own
+    own = async_to_sync(drained)(client.get(f"/places/{first.id}/records.jsonl")).decode()
+    whole = async_to_sync(drained)(client.get(url)).decode()
+    assert whole.endswith(own)
+    missing = client.get("/tournaments/999999/records.jsonl")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == errors.NOT_FOUND
 
 
 def test_staff_read_every_finished_game_and_the_seed(staff_client, twins):
