@@ -270,7 +270,7 @@ def test_the_migration_fills_the_index_as_the_games_ending_now_do(seeded):
     assert written[0] and written[1]
     GameEntry.objects.all().delete()
     GameFact.objects.all().delete()
-    importlib.import_module("places.migrations.0009_game_index").fill_index(apps, None)
+    importlib.import_module("places.migrations.0010_game_index").fill_index(apps, None)
     assert rows() == written
 
 

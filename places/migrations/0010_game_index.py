@@ -65,7 +65,7 @@ def fill_index(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('places', '0008_join_codes'),
+        ('places', '0009_practice_address'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
