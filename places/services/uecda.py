@@ -176,14 +176,17 @@ def _users(log: TndhmsLog) -> list:
     line = log.header_lines.get("palyer_name", 1)
     if len(set(log.names)) != len(log.names):
         raise errors.Refused(errors.INVALID_LOG, f"line {line}: a player is named twice")
+    names = []
     for name in log.names:
         try:
-            accounts.check_unless_taken(name)
+            names.append(accounts.check_unless_taken(name))
         except errors.Refused as e:
             raise errors.Refused(
                 errors.INVALID_LOG, f"line {line}: {name[:40]!r} is no user name: {e.message}"
             ) from None
-    return _passwordless_users(log.names)
+    if len(set(names)) != len(names):
+        raise errors.Refused(errors.INVALID_LOG, f"line {line}: a player is named twice")
+    return _passwordless_users(names)
 
 
 def _passwordless_users(names: Sequence[str]) -> list:
