@@ -175,8 +175,6 @@ def _users(log: TndhmsLog) -> list:
     """The log's five players as users (:func:`_passwordless_users`); a name no new user
     may take (``accounts.check_new_name``) is ``INVALID_LOG`` naming its line."""
     line = log.header_lines.get("palyer_name", 1)
-    if len(set(log.names)) != len(log.names):
-        raise errors.Refused(errors.INVALID_LOG, f"line {line}: a player is named twice")
     names = []
     for name in log.names:
         try:
@@ -185,7 +183,7 @@ def _users(log: TndhmsLog) -> list:
             raise errors.Refused(
                 errors.INVALID_LOG, f"line {line}: {name[:40]!r} is no user name: {e.message}"
             ) from None
-    if len(set(names)) != len(names):
+    if len(set(names)) != len(names):  # as stored: ＡＢＣ is ABC
         raise errors.Refused(errors.INVALID_LOG, f"line {line}: a player is named twice")
     return _passwordless_users(names)
 

@@ -191,7 +191,7 @@ def test_the_migration_gives_the_users_before_it_their_keys():
 
     from places.models import NameKey
 
-    migration = import_module("places.migrations.0009_name_keys")
+    migration = import_module("places.migrations.0011_name_keys")
     model = get_user_model()
     for c in "abcde":
         model.objects.create_user(f"user{c}", password="pw")

@@ -30,7 +30,7 @@ def fill_name_keys(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('places', '0008_join_codes'),
+        ('places', '0010_game_index'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
