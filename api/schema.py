@@ -607,7 +607,10 @@ def sign_up_spec(fmt: str | None, with_form: bool) -> dict:
                             *_BODY_ERRORS[403],
                             (errors.SIGN_UP_CLOSED, "the server takes no sign-ups"),
                         ],
-                        409: [(errors.NAME_TAKEN, "a user has the name (in any case)")],
+                        409: [
+                            (errors.NAME_TAKEN, "a user has the name (in any case)"),
+                            (errors.NAME_CONFUSABLE, "the name looks like a user's"),
+                        ],
                         429: [(errors.TOO_MANY_ATTEMPTS, "wait Retry-After seconds")],
                     },
                 ),

@@ -530,12 +530,15 @@ class HouseBotAdmin(admin.ModelAdmin):
 # -- users -----------------------------------------------------------------------------------
 
 
-def _checked_name(name: str) -> str:
-    """The name a user is given here, by the one rule (``places.services.accounts``)."""
+def _checked_name(name: str, user_id: int | None = None) -> str:
+    """The name a user is given here (as stored), by the one rule and free of look-alikes
+    of other users' names (``places.services.accounts``)."""
     try:
-        return accounts.check_new_name(name)
+        name = accounts.check_new_name(name)
+        accounts.check_name_free(name, user_id)
     except Refused as e:
         raise ValidationError(e.message) from None
+    return name
 
 
 class UserCreationForm(auth_forms.AdminUserCreationForm):
@@ -546,7 +549,9 @@ class UserCreationForm(auth_forms.AdminUserCreationForm):
 class UserChangeForm(auth_forms.UserChangeForm):
     def clean_username(self) -> str:
         name = self.cleaned_data["username"]
-        return name if name == self.instance.get_username() else _checked_name(name)
+        if name == self.instance.get_username():
+            return name
+        return _checked_name(name, self.instance.pk)
 
 
 admin.site.unregister(get_user_model())

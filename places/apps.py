@@ -7,6 +7,7 @@ class PlacesConfig(AppConfig):
     verbose_name = "Places"
 
     def ready(self) -> None:
-        from places.services.profiles import connect_signals
+        from places.services import accounts, profiles
 
-        connect_signals()
+        profiles.connect_signals()
+        accounts.connect_signals()

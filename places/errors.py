@@ -62,6 +62,7 @@ STAFF_ONLY = _define("STAFF_ONLY", 403, "only staff may do this")
 # -- accounts ------------------------------------------------------------------------------
 INVALID_NAME = _define("INVALID_NAME", 400, "no user may take this name")
 NAME_TAKEN = _define("NAME_TAKEN", 409, "a user already has this name")
+NAME_CONFUSABLE = _define("NAME_CONFUSABLE", 409, "the name looks like a user's name")
 INVALID_PASSWORD = _define("INVALID_PASSWORD", 400, "the password is too weak")
 SIGN_UP_CLOSED = _define("SIGN_UP_CLOSED", 403, "this server takes no sign-ups")
 

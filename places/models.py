@@ -226,6 +226,24 @@ class HouseBot(models.Model):
         return f"{self.user.get_username()} ({self.strategy})"
 
 
+class NameKey(models.Model):
+    """A key a user's name is told apart by (``places.confusable.name_keys``): one or two
+    a user, indexed, so a new name is checked against every name in one look-up.
+
+    Kept by a signal whenever a user is saved (``places.services.accounts``), filled for
+    the users before it by its migration. Keys of users before may meet: the check is
+    made when a name is taken, never again.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="name_keys"
+    )
+    key = models.TextField(db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="one_name_key")]
+
+
 class Game(models.Model):
     """One deal of a place, played until every player has a rank."""
 

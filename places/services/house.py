@@ -105,7 +105,7 @@ def make_house_user(name: str, strategy: str):
     """
     check_strategy(strategy)
     model = get_user_model()
-    check_unless_taken(name)
+    name = check_unless_taken(name)
     with transaction.atomic():
         user, created = model.objects.select_for_update().get_or_create(
             **{model.USERNAME_FIELD: name}
@@ -123,7 +123,7 @@ def make_wire_user(name: str, password: str, staff: bool | None = None):
     A house user given a password is a house user no more: it plays over the wire.
     """
     model = get_user_model()
-    check_unless_taken(name)
+    name = check_unless_taken(name)
     with transaction.atomic():
         user, created = model.objects.select_for_update().get_or_create(
             **{model.USERNAME_FIELD: name}

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -41,7 +42,7 @@ from places.engine.uecda_log import (
 )
 from places.engine.uecda_record import record_of_logged
 from places.leases import DRIVER_ID, lease_length
-from places.models import PLAYERS_PER_PLACE, Game, Place, Player, Rank
+from places.models import PLAYERS_PER_PLACE, Game, HouseBot, Place, Player, Rank
 from places.reads.position import Position
 from places.services import accounts, game_index, profiles, ratings
 from places.services.setup import _setting_problems, timing_problems
@@ -174,16 +175,17 @@ def _users(log: TndhmsLog) -> list:
     """The log's five players as users (:func:`_passwordless_users`); a name no new user
     may take (``accounts.check_new_name``) is ``INVALID_LOG`` naming its line."""
     line = log.header_lines.get("palyer_name", 1)
-    if len(set(log.names)) != len(log.names):
-        raise errors.Refused(errors.INVALID_LOG, f"line {line}: a player is named twice")
+    names = []
     for name in log.names:
         try:
-            accounts.check_unless_taken(name)
+            names.append(accounts.check_unless_taken(name))
         except errors.Refused as e:
             raise errors.Refused(
                 errors.INVALID_LOG, f"line {line}: {name[:40]!r} is no user name: {e.message}"
             ) from None
-    return _passwordless_users(log.names)
+    if len(set(names)) != len(names):  # as stored: ＡＢＣ is ABC
+        raise errors.Refused(errors.INVALID_LOG, f"line {line}: a player is named twice")
+    return _passwordless_users(names)
 
 
 def _passwordless_users(names: Sequence[str]) -> list:
@@ -343,21 +345,49 @@ def _write(
 
 
 def _match_users(names: Sequence[str]) -> list:
-    """A user per player (:func:`_passwordless_users`): the name its client sent, or
-    ``uecda-P`` for a name no new user may take (``accounts.check_new_name``); a name a
-    player before already took in this match (five stock clients are all called the
-    same) becomes ``NAME-P``, P the player number.
+    """A user per player (:func:`_passwordless_users`): the name its client sent (as
+    stored, ``accounts.check_unless_taken``) when no user has it or the user who has it
+    plays over UECda only (:func:`_uecda_only`). A name taken before in this match (five
+    stock clients are all called the same) becomes ``NAME-P``, P the player number; a
+    name no new user may take, one that looks like a user's, or one of an account that
+    logs in (staff, a password, a house bot) becomes ``uecda-P`` (``uecda-P-2`` … if
+    that is not free either). A client is never refused for its name: tndhms takes any.
     """
     chosen: list[str] = []
     for p, name in enumerate(names):
-        try:
-            accounts.check_unless_taken(name)
-        except errors.Refused:
-            name = f"uecda-{p}"
-        if name in chosen:
-            name = f"{name}-{p}"
-        chosen.append(name)
+        seated = _uecda_name(name)
+        if seated is not None and seated in chosen:
+            seated = _uecda_name(f"{name}-{p}")
+        fallbacks = (f"uecda-{p}-{n}" if n > 1 else f"uecda-{p}" for n in itertools.count(1))
+        while seated is None or seated in chosen:
+            seated = _uecda_name(next(fallbacks))
+        chosen.append(seated)
     return _passwordless_users(chosen)
+
+
+def _uecda_name(name: str) -> str | None:
+    """``name`` as stored if a TCP client may play as it (free, or a UECda-only user's),
+    else None."""
+    try:
+        name = accounts.check_unless_taken(name)
+    except errors.Refused:
+        return None
+    model = get_user_model()
+    user = model.objects.filter(**{model.USERNAME_FIELD: name}).first()
+    return name if user is None or _uecda_only(user) else None
+
+
+def _uecda_only(user) -> bool:
+    """A user nobody logs in as and the server does not play: made by a UECda match or an
+    imported log (no usable password), neither staff nor a house bot, not disabled. A
+    client naming any other user must not play (and, ``--rated``, be rated) as it."""
+    return (
+        user.is_active
+        and not user.is_staff
+        and not user.is_superuser
+        and not user.has_usable_password()
+        and not HouseBot.objects.filter(user=user).exists()
+    )
 
 
 def check_clock(time_limit: float | None, time_bank: float) -> None:

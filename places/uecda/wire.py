@@ -84,13 +84,23 @@ def handshake(name: str, version: int = PROTOCOL_20070) -> list[int]:
 
 def handshake_name(table: Sequence[int], chars: int = NAME_CHARS) -> str:
     """The name in a handshake table, as tndhms keeps it (9 characters, up to a NUL);
-    ``chars`` 14 reads all a client can send (a shared server's join code)."""
+    ``chars`` 14 reads all a client can send (a shared server's join code).
+
+    A cell that is no character to store or print (a control character, a negative
+    int, one past U+10FFFF, a surrogate, which no text can hold alone) reads as ``?``:
+    the name is then text of any value, refused as a user name or a code like any other.
+    """
     chars_read = []
     for v in table[COLUMNS : COLUMNS + chars]:
         if v == 0:
             break
-        chars_read.append(chr(v) if 32 <= v < 0x110000 else "?")
+        chars_read.append(chr(v) if _name_char(v) else "?")
     return "".join(chars_read)
+
+
+def _name_char(v: int) -> bool:
+    """A cell's value is a character a name may hold as text (not yet a valid name)."""
+    return 32 <= v < 0x110000 and not 0xD800 <= v <= 0xDFFF
 
 
 # -- cards and tables --------------------------------------------------------------------

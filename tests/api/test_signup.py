@@ -79,6 +79,50 @@ def test_a_name_taken_in_any_case_is_refused(client, users):
     assert get_user_model().objects.get(username="alice").check_password("alice-pw")
 
 
+# -- names as stored, and names that look alike (issue 36, item 3) ----------------------------
+
+
+@pytest.mark.parametrize(
+    "name, code",
+    [("ＶＩＣＴＩＭ", "NAME_TAKEN"),  # fullwidth: NFKC makes it VICTIM
+     ("VICTIM", "NAME_TAKEN"),  # case
+     ("v\u0456ctim", "NAME_CONFUSABLE"),  # Cyrillic і
+     ("V\u0406CTIM", "NAME_CONFUSABLE"),  # Cyrillic І, and case
+     ("\u03bdictim", "NAME_CONFUSABLE"),  # Greek ν
+     ("v\u0456ct\u0456m\u3164", "NAME_CONFUSABLE"),  # and a Hangul filler, which shows nothing
+     ("vict\u0131m", "NAME_CONFUSABLE"),  # dotless ı
+     ("victirn", "NAME_CONFUSABLE"),  # rn for m
+     ("\ufb00", "NAME_TAKEN"),  # the ligature ﬀ is stored as ff
+     ("\uff26\uff26", "NAME_TAKEN"),  # fullwidth FF
+     ("paypa\u0406", "NAME_CONFUSABLE"), ("paypaI", "NAME_CONFUSABLE")]  # I and l
+)
+def test_a_name_that_looks_like_a_user_s_is_refused(client, name, code):
+    model = get_user_model()
+    for taken in ("victim", "ff", "paypal"):
+        model.objects.create_user(taken, password="pw")
+    response = sign_up(client, name)
+    assert response.status_code == 409 and error_code(response) == code
+    message = json.loads(response.content)["error"]["message"]
+    assert "is taken" in message if code == "NAME_TAKEN" else "looks like" in message
+    assert sorted(model.objects.values_list("username", flat=True)) == ["ff", "paypal", "victim"]
+
+
+@pytest.mark.parametrize("name", ["victims", "vector", "lris", "dolt", "ffa", "bob", "m1ke"])
+def test_ordinary_names_that_differ_are_taken(client, name):
+    for taken in ("victim", "iris", "doit", "ff", "mike"):  # i and l stay apart in lower case
+        get_user_model().objects.create_user(taken, password="pw")
+    response = sign_up(client, name)
+    assert response.status_code == 201 and json.loads(response.content) == {"player": name}
+
+
+def test_the_name_is_stored_and_answered_as_django_stores_it(client):
+    response = sign_up(client, "\ufb00x")  # ﬀx
+    assert response.status_code == 201 and json.loads(response.content) == {"player": "ffx"}
+    assert get_user_model().objects.filter(username="ffx").exists()
+    response = sign_up(Client(), "x.\uff4a\uff53\uff4f\uff4e")  # x.ｊｓｏｎ is x.json
+    assert response.status_code == 400 and error_code(response) == "INVALID_NAME"
+
+
 @pytest.mark.parametrize("password", ["short", "12345678901", "newbot12", "password123", ""])
 def test_a_weak_password_is_refused(client, password):
     response = sign_up(client, password=password)

@@ -119,3 +119,87 @@ def test_staff_who_never_played_have_no_profile_like_a_missing_user(client):
         assert json.loads(response.content) == {
             "error": {"code": "NOT_FOUND", "message": f"no player {name}"}
         }
+
+
+# -- names as stored, and names that look alike (issue 36, item 3) ----------------------------
+
+CYRILLIC_VICTIM = "v\u0456ctim"  # і, U+0456
+
+
+def test_every_way_of_making_a_user_refuses_a_look_alike(admin_client):
+    get_user_model().objects.create_user("victim", password="pw")
+    with pytest.raises(CommandError) as e:
+        call_command("create_user", CYRILLIC_VICTIM, "--password", "pw")
+    assert "looks like 'victim'" in str(e.value)
+    with pytest.raises(CommandError):
+        call_command("create_user", CYRILLIC_VICTIM, "--house", "greedy")
+    response = admin_client.post(
+        "/admin/auth/user/add/",
+        {"username": CYRILLIC_VICTIM, "password1": "Long-pass-9", "password2": "Long-pass-9",
+         "usable_password": "true"},
+    )
+    assert response.status_code == 200 and "looks like" in response.content.decode()
+    with pytest.raises(Refused) as refused:
+        accounts.sign_up(CYRILLIC_VICTIM, "a long pass phrase")
+    assert refused.value.code == errors.NAME_CONFUSABLE
+    assert not get_user_model().objects.filter(username=CYRILLIC_VICTIM).exists()
+
+
+def test_create_user_stores_the_name_as_django_does_and_finds_it_so():
+    call_command("create_user", "ＡＢＣ", "--password", "pw")  # fullwidth
+    user = get_user_model().objects.get()
+    assert user.username == "ABC"
+    call_command("create_user", "ＡＢＣ", "--password", "pw2")  # the same user, changed
+    user.refresh_from_db()
+    assert user.check_password("pw2") and get_user_model().objects.count() == 1
+
+
+def test_the_admin_refuses_a_rename_to_a_look_alike_but_not_to_itself(admin_client):
+    get_user_model().objects.create_user("victim", password="pw")
+    user = get_user_model().objects.create_user("bob", password="pw")
+    page = admin_client.get(f"/admin/auth/user/{user.pk}/change/")
+    form = page.context["adminform"].form
+    data = {k: v for k, v in form.initial.items() if v is not None and k != "password"}
+    data.update(date_joined_0="2026-01-01", date_joined_1="00:00:00")
+    for key in ("groups", "user_permissions", "date_joined", "last_login"):
+        data.pop(key, None)
+    response = admin_client.post(f"/admin/auth/user/{user.pk}/change/", {**data,
+                                 "username": CYRILLIC_VICTIM})  # fmt: skip
+    assert response.status_code == 200 and "looks like" in response.content.decode()
+    response = admin_client.post(f"/admin/auth/user/{user.pk}/change/", {**data,
+                                 "username": "B0B"})  # fmt: skip
+    assert response.status_code == 302  # like bob, and bob is this user
+    user.refresh_from_db()
+    assert user.username == "B0B"
+    assert set(user.name_keys.values_list("key", flat=True)) == {"bob"}
+
+
+def test_users_whose_names_look_alike_from_before_keep_working(client):
+    model = get_user_model()
+    for name in ("victim", CYRILLIC_VICTIM):
+        model.objects.create_user(name, password=f"{name}-pw")  # as before the rule
+    for name in ("victim", CYRILLIC_VICTIM):
+        user, created = house.make_wire_user(name, "new-pw")  # the command changes them
+        assert not created and user.username == name
+        assert client.login(username=name, password="new-pw")
+
+
+def test_the_migration_gives_the_users_before_it_their_keys():
+    from importlib import import_module
+
+    from django.apps import apps
+
+    from places.models import NameKey
+
+    migration = import_module("places.migrations.0011_name_keys")
+    model = get_user_model()
+    for c in "abcde":
+        model.objects.create_user(f"user{c}", password="pw")
+    model.objects.create_user("Iris", password="pw")
+    NameKey.objects.all().delete()
+    migration.fill_name_keys(apps, None)
+    keys = {(u, k) for u, k in NameKey.objects.values_list("user__username", "key")}
+    assert keys == {(f"user{c}", f"user{c}") for c in "abcde"} | {("Iris", "lris"), ("Iris", "iris")}
+    with pytest.raises(Refused) as e:
+        accounts.check_name_free("lris")
+    assert e.value.code == errors.NAME_CONFUSABLE

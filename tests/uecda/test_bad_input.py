@@ -237,3 +237,35 @@ def test_a_client_that_never_reads_is_dropped_and_the_match_ends(
     assert received < 300_000  # cut off early: a whole match sends it over a megabyte
     check_stored(result["place"], 20)
     assert all(a["verdict"] == "pass" for a in stored_actions(result["place"], 0))
+
+
+def raw_handshake(cells: list[int]) -> bytes:
+    """A 20070 handshake whose name cells hold any 32-bit ints (negative ones too, which
+    ``w.encode`` would send as 0)."""
+    table = [w.PROTOCOL_20070] + [0] * (w.CELLS - 1)
+    table[w.COLUMNS : w.COLUMNS + len(cells)] = cells
+    return struct.pack(f">{w.CELLS}I", *(v & 0xFFFFFFFF for v in table))
+
+
+#: Name cells of every class no user name holds (issue 36, item 4): each client is seated.
+BAD_NAMES = [
+    [0xD800, 0xDBFF, 0xDC00, 0xDFFF] * 2,  # lone surrogates: UnicodeEncodeError before
+    [-1, 0x110000, 0x7FFFFFFF, -(2**31)],  # no code point
+    [0xFFFE, 0xFDD0, 0x1F600, 0x10FFFF],  # noncharacters, beyond the BMP
+    [ord("a"), 1, 0x7F, 0x85],  # control characters
+]
+
+
+async def test_any_name_cells_get_a_seat_and_the_match_is_played(close_thread_connections):
+    task, port = await serve(1, seed="names", house=["greedy"])
+    conns = []
+    for p, cells in enumerate(BAD_NAMES):
+        r, wr = await asyncio.open_connection("127.0.0.1", port)
+        wr.write(raw_handshake(cells))
+        assert w.decode_int(await asyncio.wait_for(r.readexactly(4), 10)) == p
+        conns.append(wr)
+    for wr in conns:
+        wr.close()  # they pass from now on: the match still ends
+    place_id, _ = await asyncio.wait_for(task, 60)
+    names = ["uecda-0", "uecda-1", "uecda-2", "uecda-3", "house-greedy"]
+    await sync_to_async(check_stored)(place_id, 1, names)

@@ -193,6 +193,24 @@ async def test_a_wrong_code_or_none_takes_no_seat_and_is_told_nothing(listener, 
     assert summary.games == 1
 
 
+async def test_any_name_cells_as_a_code_are_refused_cleanly(listener, caplog):
+    """Every class of value in the 14 cells of a code (issue 36, item 4): no seat, no error."""
+    from tests.uecda.test_bad_input import BAD_NAMES, raw_handshake
+
+    done = await sync_to_async(practice)("pia", 1)
+    with caplog.at_level(logging.INFO, logger="places.uecda.shared"):
+        for cells in [*BAD_NAMES, [ord(c) for c in done.join_code[:13]] + [0xD800]]:
+            reader, writer = await asyncio.open_connection("127.0.0.1", listener.port)
+            writer.write(raw_handshake(cells))
+            assert await refused(reader)
+            writer.close()
+    assert any("no seat for its name" in r.message for r in caplog.records)
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]  # no traceback
+    summary = await asyncio.wait_for(client(listener.port, done.join_code).run(), 120)
+    await matches_done(listener)
+    assert summary.games == 1
+
+
 async def test_a_code_in_use_is_refused_and_a_client_that_leaves_frees_its_seat(listener):
     place, codes = await sync_to_async(place_of_two)(1)
     first_r, first_w = await knock(listener.port, codes[1])

@@ -5,6 +5,8 @@ from __future__ import annotations
 import struct
 import sys
 
+import pytest
+
 from places.engine import uecda as u
 from places.engine.rules import UECDA
 from places.engine.uecda_legal import legal_moves
@@ -47,6 +49,30 @@ def test_the_handshake_names_the_version_and_the_name_cut_to_9_characters():
     assert table[15:28] == [ord(c) for c in "abcdefghijklm"]
     assert w.handshake_name(table) == "abcdefghi"
     assert w.handshake_name(w.handshake("bot")) == "bot"
+
+
+#: A value of each class a name cell may hold (any 32-bit int), and what the name reads.
+NAME_CELLS = [
+    (ord("a"), "a"), (ord("~"), "~"),  # ASCII
+    (1, "?"), (0x1F, "?"),  # control characters (0, NUL, ends the name)
+    (0x7F, "\x7f"), (0x85, "\x85"),  # DEL and C1: text, refused as a user name
+    (0xE9, "é"), (0x3042, "あ"),  # the BMP
+    (0x1F600, "\U0001f600"), (0x10FFFF, "\U0010ffff"),  # beyond it
+    (0xD800, "?"), (0xDBFF, "?"), (0xDC00, "?"), (0xDFFF, "?"),  # surrogates: no text alone
+    (0xFDD0, "\ufdd0"), (0xFFFE, "\ufffe"), (0xFFFF, "\uffff"),  # noncharacters
+    (0x110000, "?"), (0x7FFFFFFF, "?"), (-1, "?"), (-(2**31), "?"),  # no code point
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("value, read", NAME_CELLS)
+def test_any_value_of_a_name_cell_reads_as_text_that_can_be_stored(value, read):
+    table = w.handshake("")
+    table[15:18] = [ord("x"), value, ord("y")]
+    name = w.handshake_name(table)
+    assert name == f"x{read}y"
+    name.encode("utf-8")  # a lone surrogate made UnicodeEncodeError in the database
+    table[16] = 0
+    assert w.handshake_name(table) == "x"  # a NUL ends the name
 
 
 def test_a_hand_puts_each_card_in_its_cell_and_the_joker_at_4_1():
