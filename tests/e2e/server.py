@@ -31,10 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 #: For tests of several processes: they meet only through Redis.
-NEEDS_REDIS = pytest.mark.skipif(
-    not os.environ.get("REDIS_URL"),
-    reason="two processes meet only through Redis: set REDIS_URL (CI's step 2 does)",
-)
+NEEDS_REDIS = pytest.mark.needs("redis")
 
 
 def free_port() -> int:

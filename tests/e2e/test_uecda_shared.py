@@ -106,6 +106,7 @@ def test_two_people_and_three_house_bots_and_a_wrong_code_that_takes_no_seat(ser
 
 
 @NEEDS_REDIS
+@pytest.mark.needs("nginx")
 def test_in_the_production_layout_the_first_process_owns_the_uecda_port(tmp_path):
     """``serve_prod``: nginx in front of two processes; the first listens for UECda clients
     itself, and either process's practice answer names that port."""
