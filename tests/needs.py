@@ -66,7 +66,7 @@ def shared_folder() -> Path:
 
 
 @functools.cache
-def _serve_prod():
+def serve_prod():
     """``deploy/serve_prod.py``, which knows where nginx and its stream module are."""
     spec = importlib.util.spec_from_file_location("serve_prod", ROOT / "deploy" / "serve_prod.py")
     module = importlib.util.module_from_spec(spec)
@@ -75,12 +75,12 @@ def _serve_prod():
 
 
 def _nginx() -> bool:
-    nginx = _serve_prod().NGINX
+    nginx = serve_prod().NGINX
     return os.path.isfile(nginx) and os.access(nginx, os.X_OK)
 
 
 def _stream_module() -> bool:
-    prod = _serve_prod()
+    prod = serve_prod()
     return _nginx() and prod.stream_module_line(prod.NGINX) is not None
 
 
