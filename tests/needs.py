@@ -74,9 +74,12 @@ def serve_prod():
     return module
 
 
+def _executable(path: str) -> bool:
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
 def _nginx() -> bool:
-    nginx = serve_prod().NGINX
-    return os.path.isfile(nginx) and os.access(nginx, os.X_OK)
+    return _executable(serve_prod().NGINX)
 
 
 def _stream_module() -> bool:
@@ -98,7 +101,7 @@ def _ruby_requires(library: str) -> Callable[[], bool]:
 NEEDS: dict[str, Need] = {
     "nginx": Need(_nginx, "apt", "nginx"),
     "libnginx-mod-stream": Need(_stream_module, "apt", "libnginx-mod-stream"),
-    "chromium": Need(lambda: os.path.exists("/usr/bin/chromium"), "apt", "chromium"),
+    "chromium": Need(lambda: _executable("/usr/bin/chromium"), "apt", "chromium"),
     "ruby": Need(lambda: shutil.which("ruby") is not None, "apt", "ruby"),
     "ruby-mechanize": Need(_ruby_requires("mechanize"), "apt", "ruby-mechanize"),
     "ruby-eventmachine": Need(_ruby_requires("eventmachine"), "apt", "ruby-eventmachine"),
