@@ -284,9 +284,9 @@ def main(argv: list[str] | None = None) -> int:
     public_legacy = int(os.environ.get("LEGACY_WS_PORT", "").strip() or "8081")
     host = args.listen.rpartition(":")[0]
     # the stream beside the site: on its host, or on every address as `--listen 443` is
-    legacy_listen = args.legacy_listen or (
-        f"{host}:{public_legacy}" if host else str(public_legacy) if public_legacy else ""
-    )
+    legacy_listen = args.legacy_listen or ""
+    if not legacy_listen and public_legacy:
+        legacy_listen = f"{host}:{public_legacy}" if host else str(public_legacy)
     first_legacy = args.first_legacy_port or args.first_port + LEGACY_PORT_OFFSET
     public_uecda = os.environ.get("UECDA_PORT", "42485").strip() or "0"
     uecda_listen = args.uecda_listen or (
