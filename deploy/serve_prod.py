@@ -2,6 +2,7 @@
 
     python deploy/serve_prod.py --processes 2 --listen 127.0.0.1:8080      (make serve-prod)
     python deploy/serve_prod.py --nginx-site --processes 4 > /etc/nginx/sites-available/daihinmin
+    python deploy/serve_prod.py --nginx-stream --processes 4 > /etc/nginx/streams-enabled/daihinmin.conf
 
 It migrates, collects the static files, starts ``python -m daihinmin.serve
 --proxy-headers`` on ports ``--first-port`` … with production settings
@@ -16,8 +17,13 @@ The 2011 event stream (``LEGACY_WS_PORT``, ``places/realtime/legacy.py``) goes t
 nginx's ``stream`` module (Debian: ``libnginx-mod-stream``): nginx listens on
 ``--legacy-listen`` (the ``--listen`` host and ``LEGACY_WS_PORT``, 8081 by default) and
 passes each connection, with a PROXY protocol line naming the client, to one process's
-own 2011 port (``--first-legacy-port`` …; ``deploy/nginx/daihinmin-legacy.conf``).
-``LEGACY_WS_PORT=0`` opens none.
+own 2011 port (``--first-legacy-port`` …, by default each process's port +
+``LEGACY_PORT_OFFSET`` as ``deploy/systemd/daihinmin@.service`` derives it;
+``deploy/nginx/daihinmin-legacy.conf``). ``LEGACY_WS_PORT=0`` opens none. nginx takes a
+``stream {}`` block only at the top level of its configuration, outside ``http {}``: for
+the system's nginx, ``--nginx-site`` prints the site (``sites-available/``, inside
+``http {}``) and ``--nginx-stream`` the stream block, for a file of its own included at
+the top level (docs/production.md, step 5).
 
 The UECda port (``UECDA_PORT``, 42485; ``places/uecda/shared.py``) is the first
 process's alone, on ``--uecda-listen`` (the ``--listen`` host and ``UECDA_PORT``): it
@@ -52,6 +58,11 @@ SITE = ROOT / "deploy" / "nginx" / "daihinmin.conf"
 LEGACY_SITE = ROOT / "deploy" / "nginx" / "daihinmin-legacy.conf"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 CHECK_SECONDS = 3  # how long each prerequisite may take to answer before it counts as missing
+#: A process's own 2011 port is its HTTP port + this (9001 beside 8001): the default of
+#: ``--first-legacy-port``, and what ``deploy/systemd/daihinmin@.service`` adds to its instance.
+LEGACY_PORT_OFFSET = 1000
+#: Where certbot's webroot plugin writes its http-01 challenges (Debian's default site's root).
+ACME_ROOT = Path("/var/www/html")
 
 MAIN = """\
 # made by deploy/serve_prod.py: nginx in the foreground, everything under one folder
@@ -86,12 +97,18 @@ TLS = """\
     ssl_session_cache shared:daihinmin_tls:10m;
     add_header Strict-Transport-Security "max-age=31536000" always;
 """
-# With TLS, plain HTTP only sends browsers and bots to https:// (a bot must then use wss://).
+# With TLS, plain HTTP only sends browsers and bots to https:// (a bot must then use wss://),
+# except the certificate authority's http-01 challenges, which renew the certificate.
 TO_HTTPS = """
 server {
     listen $port;
     server_name _;
-    return 301 https://$$host$$request_uri;
+    location /.well-known/acme-challenge/ {
+        root $acme_root;
+    }
+    location / {
+        return 301 https://$$host$$request_uri;
+    }
 }
 """
 
@@ -102,11 +119,13 @@ def nginx_site(
     static_root: Path,
     tls: tuple[Path, Path] | None = None,
     plain_port: int | None = None,
+    acme_root: Path = ACME_ROOT,
 ) -> str:
     """The site of ``deploy/nginx/daihinmin.conf`` for these server processes.
 
     With ``tls`` (certificate, key) the site listens with TLS on ``listen`` (https://,
-    wss://) and, given ``plain_port``, sends plain HTTP there to https://.
+    wss://) and, given ``plain_port``, sends plain HTTP there to https://, but for the
+    ACME challenges under ``acme_root`` (``certbot renew`` with ``--webroot``).
     """
     upstreams = "\n".join(f"    server 127.0.0.1:{p} max_fails=0;" for p in ports)
     tls_lines, redirect = "", ""
@@ -115,7 +134,7 @@ def nginx_site(
         listen = f"{listen} ssl"
         tls_lines = Template(TLS).substitute(certificate=certificate, key=key)
         if plain_port is not None:
-            redirect = Template(TO_HTTPS).substitute(port=plain_port)
+            redirect = Template(TO_HTTPS).substitute(port=plain_port, acme_root=acme_root)
     site = Template(SITE.read_text()).substitute(
         upstreams=upstreams, listen=listen, static_root=str(static_root), tls=tls_lines
     )
@@ -233,11 +252,25 @@ def main(argv: list[str] | None = None) -> int:
         "port UECDA_PORT or 42485; UECDA_PORT=0: none)",
     )
     parser.add_argument("--run-dir", type=Path, help="nginx's pid, logs and temporary files")
-    parser.add_argument("--nginx-site", action="store_true", help="print the site and exit")
+    parser.add_argument(
+        "--nginx-site", action="store_true", help="print the site (inside http {}) and exit"
+    )
+    parser.add_argument(
+        "--nginx-stream",
+        action="store_true",
+        help="print the 2011 event stream's stream {} block (nginx.conf's top level) and exit",
+    )
     parser.add_argument("--tls-certificate", type=Path, help="serve https:// and wss://")
     parser.add_argument("--tls-key", type=Path, help="the certificate's private key")
     parser.add_argument(
         "--plain-port", type=int, default=80, help="with --nginx-site and TLS: redirects to https"
+    )
+    parser.add_argument(
+        "--acme-root",
+        type=Path,
+        default=ACME_ROOT,
+        help=f"with --nginx-site and TLS: the webroot of /.well-known/acme-challenge/ on the "
+        f"plain port (default {ACME_ROOT})",
     )
     parser.add_argument(
         "--nginx", default=os.environ.get("NGINX", NGINX), help=f"nginx's binary (default {NGINX})"
@@ -249,22 +282,27 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--tls-certificate and --tls-key go together")
     tls = (args.tls_certificate, args.tls_key) if args.tls_certificate else None
     public_legacy = int(os.environ.get("LEGACY_WS_PORT", "").strip() or "8081")
-    legacy_listen = args.legacy_listen or (
-        f"{args.listen.rpartition(':')[0] or '127.0.0.1'}:{public_legacy}" if public_legacy else ""
-    )
-    first_legacy = args.first_legacy_port or args.first_port + 1000
+    host = args.listen.rpartition(":")[0]
+    # the stream beside the site: on its host, or on every address as `--listen 443` is
+    legacy_listen = args.legacy_listen or ""
+    if not legacy_listen and public_legacy:
+        legacy_listen = f"{host}:{public_legacy}" if host else str(public_legacy)
+    first_legacy = args.first_legacy_port or args.first_port + LEGACY_PORT_OFFSET
     public_uecda = os.environ.get("UECDA_PORT", "42485").strip() or "0"
     uecda_listen = args.uecda_listen or (
-        f"{args.listen.rpartition(':')[0] or '127.0.0.1'}:{public_uecda}"
-        if public_uecda != "0"
-        else ""
+        f"{host or '127.0.0.1'}:{public_uecda}" if public_uecda != "0" else ""
     )
     legacy_ports = [first_legacy + i for i in range(args.processes)] if legacy_listen else []
     if args.nginx_site:
-        print(nginx_site(ports, args.listen, static_root, tls, args.plain_port), end="")
-        if legacy_listen:
-            print("\n# the main context of nginx.conf (outside http {}):")
-            print(legacy_site(legacy_ports, legacy_listen), end="")
+        print(
+            nginx_site(ports, args.listen, static_root, tls, args.plain_port, args.acme_root),
+            end="",
+        )
+        return 0
+    if args.nginx_stream:
+        if not legacy_listen:
+            parser.error("--nginx-stream: LEGACY_WS_PORT=0 asks for no 2011 event stream")
+        print(legacy_site(legacy_ports, legacy_listen), end="")
         return 0
     if args.processes > 1 and not os.environ.get("REDIS_URL"):
         print(

@@ -10,6 +10,13 @@ from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from django.db import connections
 
+# the hooks of tests/needs.py: @pytest.mark.needs, and the run's line about what was missing
+from tests.needs import (  # noqa: F401
+    pytest_configure,
+    pytest_runtest_setup,
+    pytest_terminal_summary,
+)
+
 
 def _a_prefix_of_each_worker() -> None:
     """Under pytest-xdist (``make test`` runs two workers) each worker's channel layer
@@ -94,3 +101,4 @@ async def close_thread_connections():
     connection keeps the test database from being dropped)."""
     yield
     await database_sync_to_async(connections.close_all)()
+

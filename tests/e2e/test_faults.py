@@ -28,10 +28,8 @@ from tests.e2e.test_place_with_bots import NAMES, create_place, finish_bots, wat
 
 pytestmark = [
     pytest.mark.e2e,
-    pytest.mark.skipif(
-        not os.environ.get("DATABASE_URL", "").startswith("postgres"),
-        reason="PostgreSQL's connections are killed here: CI's step 2 runs it",
-    ),
+    # PostgreSQL's connections are killed here: CI's step 2 runs it
+    pytest.mark.needs("postgresql", "redis-server", "nginx"),
 ]
 
 GAMES = 5

@@ -22,7 +22,7 @@ from tests.e2e.legacy_client import Legacy
 from tests.e2e.marks import NEEDS_REDIS
 from tests.e2e.test_place_with_bots import NAMES, create_place, finish_bots, watch_all
 
-pytestmark = [pytest.mark.e2e, NEEDS_REDIS]
+pytestmark = [pytest.mark.e2e, NEEDS_REDIS, pytest.mark.needs("nginx", "libnginx-mod-stream")]
 
 
 @pytest.fixture

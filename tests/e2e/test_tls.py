@@ -19,7 +19,7 @@ from harness.server import Server
 from harness.stack import Stack
 from tests.e2e.test_place_with_bots import create_place
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.needs("nginx")]
 
 
 def self_signed(folder: Path) -> tuple[Path, Path]:

@@ -138,6 +138,7 @@ def test_a_flood_of_silent_connections_from_one_address_keeps_no_other_from_its_
 
 
 @NEEDS_REDIS
+@pytest.mark.needs("nginx")
 def test_in_the_production_layout_the_first_process_owns_the_uecda_port(tmp_path):
     """``serve_prod``: nginx in front of two processes; the first listens for UECda clients
     itself, and either process's practice answer names that port."""

@@ -7,10 +7,9 @@ missing) is the browser. Screenshots go to ``artifacts/screenshots/``.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-import pytest
+from tests.needs import need
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -30,12 +29,7 @@ VIEWPORT = {"width": 1280, "height": 900}
 
 def require_chromium() -> None:
     """Skip without Chromium on a developer's machine; in CI its absence is a failure."""
-    if os.path.exists(CHROMIUM):
-        return
-    message = f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)"
-    if os.environ.get("CI"):
-        pytest.fail(message)
-    pytest.skip(message)
+    need("chromium")
 
 
 def launch(playwright):

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    from tests.e2e.server import Server
+    from harness.server import Server
 
     require_chromium()
     s = Server(tmp_path_factory.mktemp("games"))

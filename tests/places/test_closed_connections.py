@@ -17,6 +17,7 @@ from daihinmin.postgresql.base import closed_by_server, drop_closed
 from places import dealer, services
 from places.realtime import db_thread
 from tests.api.helpers import login
+from tests.needs import need
 from tests.places.test_round_trips import post_a_move, prepared_here
 from tests.round_trips import counting
 
@@ -25,8 +26,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(autouse=True)
 def only_on_postgresql():
-    if connection.vendor != "postgresql":
-        pytest.skip("the server closing a connection: PostgreSQL's")
+    need("postgresql")  # the server closing a connection: PostgreSQL's
 
 
 def terminate(pids: list[int]) -> None:

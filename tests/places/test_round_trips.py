@@ -35,6 +35,7 @@ from places.realtime import broadcast
 from places.realtime.consumers import PlaceConsumer
 from places.sessions import SocketSession
 from tests.api.helpers import login, session_cookie
+from tests.needs import need
 from tests.places.drive import choose
 from tests.round_trips import counting
 
@@ -67,8 +68,7 @@ def counted(make_place, monkeypatch) -> int:
 
 
 def only_on_postgresql() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("round trips and the BEGIN carried by the lock are PostgreSQL's")
+    need("postgresql")  # round trips and the BEGIN carried by the lock are PostgreSQL's
 
 
 def most_spent(proxy, before: list[int]) -> int:

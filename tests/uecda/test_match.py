@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import socket
 import struct
 import sys
@@ -26,10 +25,10 @@ from places.reads.records import place_records
 from places.uecda import wire as w
 from places.uecda.match import COUNT_SECONDS, count_due, serve_match
 from places.wire.record_schema import schema_errors
+from tests.needs import STOCK_UECDA_CLIENT
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-STOCK_CLIENT = Path(os.environ.get("UECDA_CLIENT", "/work/wt/uecda-build/reserch/client/client"))
 
 
 def check_stored(place_id: int, games: int, names: list[str] | None = None) -> Place:
@@ -227,15 +226,12 @@ def test_the_command_prints_its_last_line(capsys):
     )
 
 
-@pytest.mark.skipif(
-    not STOCK_CLIENT.is_file(),
-    reason=f"no stock UECda client built at {STOCK_CLIENT} (UECDA.md: build it; set UECDA_CLIENT)",
-)
+@pytest.mark.needs("uecda-client")
 async def test_five_stock_clients_play_20_games(close_thread_connections):
     task, port = await serve(20, seed="stock")
     procs = [
         await asyncio.create_subprocess_exec(
-            str(STOCK_CLIENT),
+            str(STOCK_UECDA_CLIENT),
             "-h",
             "127.0.0.1",
             "-p",
