@@ -31,8 +31,8 @@ import httpx
 import pytest
 import websockets
 
-from tests.e2e.legacy_client import Legacy
 from harness.server import ROOT, Server, free_port
+from tests.e2e.legacy_client import Legacy
 from tests.e2e.test_tls import self_signed
 from tests.needs import serve_prod
 
