@@ -184,8 +184,10 @@ class Server:
             "-b", "127.0.0.1", "-p", str(self.port), "daihinmin.asgi:application",
         ]  # fmt: skip
 
-    def start(self, within: float = 30) -> None:
-        """Start the process; return once it answers ``/healthz`` (in ``within`` seconds)."""
+    def start(self, within: float = 90) -> None:
+        """Start the process; return once it answers ``/healthz`` (in ``within`` seconds:
+        a process that dies says so at once, and one that lives may take half a minute to
+        answer on two cores under load, as CI's may be)."""
         self.process = subprocess.Popen(
             self.command(),
             cwd=ROOT,
