@@ -59,6 +59,21 @@ class SessionCookieScheme(OpenApiAuthenticationExtension):
         }
 
 
+class BearerTokenScheme(OpenApiAuthenticationExtension):
+    target_class = "api.security.BearerTokenAuthentication"
+    name = "bearerAuth"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "A personal API token (made on /account or with POST /tokens.json), "
+            "instead of the session cookie: the player routes then take the place from "
+            "`place_id`. A wrong or revoked token is 401 INVALID_TOKEN, and counts as a "
+            "failed login of the address (429 TOO_MANY_ATTEMPTS past the limits).",
+        }
+
+
 # -- shapes ---------------------------------------------------------------------------------
 
 
@@ -364,17 +379,28 @@ _BODY_ERRORS: dict[int, list[Why]] = {
     ],
 }
 _NOT_LOGGED_IN: dict[int, list[Why]] = {401: [(errors.NOT_LOGGED_IN, "no valid session")]}
-#: What a player's route may answer besides its own: no session, or too many requests.
+#: What a player's route may answer besides its own: no session or token, or too many requests.
 _PLAYER: dict[int, list[Why]] = {
-    **_NOT_LOGGED_IN,
+    400: [(errors.INVALID_PARAMETER, "a bearer token without a place_id naming the place")],
+    401: [
+        *_NOT_LOGGED_IN[401],
+        (errors.INVALID_TOKEN, "an Authorization: Bearer token unknown or revoked"),
+    ],
     429: [
         (
             errors.RATE_LIMITED,
             "more than API_RATE_LIMIT requests of the session (or API_USER_RATE_LIMIT of the "
             "user) in a window: wait Retry-After",
-        )
+        ),
+        (errors.TOO_MANY_ATTEMPTS, "too many wrong tokens or passwords from the address"),
     ],
 }
+_PLACE_ID = OpenApiParameter(
+    "place_id",
+    {"type": "string", "pattern": r"^\s*[0-9]{1,18}\s*$"},
+    OpenApiParameter.QUERY,
+    description="with a bearer token (which names no place): the place to play in",
+)
 
 
 def _suffix(fmt: str | None) -> str:
@@ -421,10 +447,11 @@ def document_spec(name: str, prefix: str, fmt: str | None) -> dict:
         "get": extend_schema(
             operation_id=_op(prefix, name, fmt, "get"),
             summary=f"{name}{_suffix(fmt)}" + ("" if fmt else " (JSON)"),
-            description=description + " The player and the place come from the session alone.",
+            description=description + " The player and the place come from the session alone, "
+            "or from a bearer token and `place_id`.",
             tags=["game"],
             request=None,
-            parameters=[_RETRY_AFTER],
+            parameters=[_PLACE_ID, _RETRY_AFTER],
             responses={
                 **_document(fmt, serializer, example, description),
                 **_errors(fmt or JSON, _PLAYER),
@@ -470,7 +497,7 @@ def post_cards_spec(prefix: str, fmt: str | None) -> dict:
                 "INVALID_CARD and changes nothing."
             ),
             tags=["play"],
-            parameters=[*cards, key, _LOCATION, _RETRY_AFTER],
+            parameters=[*cards, key, _PLACE_ID, _LOCATION, _RETRY_AFTER],
             request={t: CardsFormSerializer for t in FORM_TYPES},
             responses={
                 **done,
@@ -797,10 +824,97 @@ def legal_plays_spec() -> dict:
             "cards written as in post_cards (read-only; for the manual-play page).",
             tags=["play"],
             request=None,
-            parameters=[_RETRY_AFTER],
+            parameters=[_PLACE_ID, _RETRY_AFTER],
             responses={
                 (200, JSON_TYPE): OpenApiResponse(LegalPlaysSerializer, "the legal plays"),
                 **_errors(JSON, _PLAYER),
+            },
+        )
+    }
+
+
+class TokenSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    label = serializers.CharField(help_text="the bot's version, recorded on each seat it posts in")
+    prefix = serializers.CharField(help_text="the token's visible part, after dh_")
+    created_at = serializers.DateTimeField()
+    last_used_at = serializers.DateTimeField(allow_null=True, help_text="within a minute")
+    revoked_at = serializers.DateTimeField(allow_null=True)
+
+
+class NewTokenSerializer(TokenSerializer):
+    token = serializers.CharField(help_text="the token itself: shown this once, never again")
+
+
+class TokenListSerializer(serializers.Serializer):
+    tokens = TokenSerializer(many=True, help_text="the newest first, revoked ones too")
+
+
+class TokenFormSerializer(serializers.Serializer):
+    label = serializers.RegexField(
+        r"^\s*[A-Za-z0-9][A-Za-z0-9._+-]{0,39}\s*$", help_text="the bot's version, e.g. v2"
+    )
+
+
+_SESSION_ONLY: dict[int, list[Why]] = {
+    401: [(errors.NOT_LOGGED_IN, "no logged-in session (a bearer token cannot manage tokens)")],
+    403: [(errors.CROSS_SITE, "the Origin or Referer header names another site")],
+}
+
+
+def tokens_spec() -> dict:
+    """``/tokens.json``: list and make personal API tokens."""
+    return {
+        "get": extend_schema(
+            operation_id="tokens_json_get",
+            summary="tokens.json: the user's API tokens",
+            description="The logged-in session's user's tokens, never their secret.",
+            tags=["tokens"],
+            request=None,
+            responses={
+                (200, JSON_TYPE): OpenApiResponse(TokenListSerializer, "the tokens"),
+                **_errors(JSON, {401: _SESSION_ONLY[401]}),
+            },
+        ),
+        "post": extend_schema(
+            operation_id="tokens_json_post",
+            summary="tokens.json: make an API token",
+            description="A new personal API token for `Authorization: Bearer`, labelled with "
+            "the bot's version. The answer holds the token this once: only its SHA-256 is kept.",
+            tags=["tokens"],
+            request={t: TokenFormSerializer for t in FORM_TYPES},
+            responses={
+                (201, JSON_TYPE): OpenApiResponse(NewTokenSerializer, "the token, shown once"),
+                **_errors(
+                    JSON,
+                    {
+                        **_BODY_ERRORS,
+                        **_SESSION_ONLY,
+                        400: [(errors.INVALID_PARAMETER, "a label of no valid form")],
+                        409: [(errors.TOO_MANY_TOKENS, "too many tokens not revoked")],
+                    },
+                ),
+            },
+        ),
+    }
+
+
+def token_spec() -> dict:
+    """``/tokens/ID.json``: revoke a token."""
+    return {
+        "delete": extend_schema(
+            operation_id="token_json_delete",
+            summary="tokens/ID.json: revoke an API token",
+            description="Revokes the token: refused from then on, a socket using it at its "
+            "next frame (and closed). Revoking it again changes nothing.",
+            tags=["tokens"],
+            request=None,
+            responses={
+                (200, JSON_TYPE): OpenApiResponse(TokenSerializer, "the token, revoked"),
+                **_errors(
+                    JSON,
+                    {**_SESSION_ONLY, 404: [(errors.NO_SUCH_TOKEN, "no token of the user's")]},
+                ),
             },
         )
     }
@@ -987,6 +1101,8 @@ def one_operation_a_route(result: dict, generator, request, public) -> dict:
             )
             for method in methods
         }  # fmt: skip
+    covered = {path for route in protocol.ROUTES for path, _p, _f in route.paths()}
+    merged.update((path, ops) for path, ops in paths.items() if path not in covered)
     merged.update(read_paths())
     result["paths"] = dict(sorted(merged.items()))
     return result

@@ -15,20 +15,26 @@ logged-in person's browser play cards is, together:
 
 from __future__ import annotations
 
+import re
 from enum import Enum
 
 from django.http import HttpRequest
 from rest_framework.authentication import BaseAuthentication
 
+from api import params, throttle
 from places import errors, sessions
+from places.models import ApiToken
 from places.origins import foreign_header, sent_by_another_site
+from places.reads.seats import seat_of
+from places.services import tokens
 
 
 class Access(Enum):
     """Who may call a route of the player API (``api/protocol.py``)."""
 
     ANYONE = "anyone"
-    #: A session logged in as a player of a place (``places.sessions``).
+    #: A session logged in as a player of a place (``places.sessions``), or a bearer token
+    #: of a player of the place the request's ``place_id`` names (:func:`token_player`).
     PLAYER = "player"
 
 
@@ -56,9 +62,58 @@ class SessionCookieAuthentication(BaseAuthentication):
         return (user, None)
 
 
+class BearerTokenAuthentication(BaseAuthentication):
+    """The user of an ``Authorization: Bearer`` token, once the view checked it (``api/views.py``,
+    ``ApiView.initial``, which counts a wrong one as a failed login): ``request.api_token``."""
+
+    def authenticate(self, request):
+        token = getattr(request._request, "api_token", None)
+        return None if token is None else (token.user, token)
+
+    def authenticate_header(self, request) -> str:
+        return "Bearer"
+
+
 def current_player(request: HttpRequest) -> tuple[int, int]:
     """``(place_id, user_id)`` of the session's player, or ``NOT_LOGGED_IN``.
 
     Only the session names them: no parameter can choose another player or place.
     """
     return sessions.player_of(request.session, request.user)
+
+
+_PLACE_ID = re.compile(r"\s*([0-9]{1,18})\s*", re.ASCII)
+
+
+def check_token(token: str, address: str) -> ApiToken:
+    """The token's row, or ``INVALID_TOKEN``. A wrong token counts as a failed login of
+    its address (``api/throttle.py``, under the name ``token:PREFIX``), and past the
+    limits is answered ``TOO_MANY_ATTEMPTS`` (with ``Retry-After``) as a password is."""
+    row = tokens.verify(token)
+    if row is not None:
+        return row
+    held = throttle.count_failure(address, f"token:{tokens.prefix_of(token)}")
+    if held is not None:
+        raise errors.Refused(
+            errors.TOO_MANY_ATTEMPTS, held.message, headers={"Retry-After": str(held.seconds)}
+        )
+    raise errors.Refused(errors.INVALID_TOKEN)
+
+
+def token_player(request: HttpRequest, user_id: int) -> tuple[int, int]:
+    """``(place_id, user_id)`` of a token's user in the place the request's ``place_id``
+    names (a token names no place: the request does); ``NOT_LOGGED_IN`` unless a player."""
+    text = params.field(request, "place_id")
+    match = _PLACE_ID.fullmatch(text)
+    if match is None:
+        raise errors.Refused(
+            errors.INVALID_PARAMETER,
+            "place_id: the place to play in, a number (a bearer token names no place)",
+        )
+    return seat_player(int(match[1]), user_id)
+
+
+def seat_player(place_id: int, user_id: int) -> tuple[int, int]:
+    """``(place_id, user_id)`` if the user has a seat there, else ``NOT_LOGGED_IN``."""
+    seat_of(place_id, user_id)
+    return place_id, user_id

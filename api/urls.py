@@ -6,13 +6,14 @@ asks for them every turn.
 """
 
 from django.urls import path
+from drf_spectacular.utils import extend_schema_view
 from drf_spectacular.views import (
     SpectacularAPIView,
     SpectacularRedocView,
     SpectacularSwaggerSplitView,
 )
 
-from api import protocol, schema
+from api import protocol, schema, views
 
 app_name = "api"
 
@@ -30,6 +31,20 @@ urlpatterns = [
     )
     for route in sorted(protocol.ROUTES, key=lambda r: (not r.hot, r.name != "post_cards"))
     for url, prefix, fmt in route.paths()
+]
+
+# not in 2011: personal API tokens (issue 38), for a logged-in session
+urlpatterns += [
+    path(
+        "tokens.json",
+        extend_schema_view(**schema.tokens_spec())(views.TokensView).as_view(),
+        name="tokens_json",
+    ),
+    path(
+        "tokens/<int:token_id>.json",
+        extend_schema_view(**schema.token_spec())(views.TokenView).as_view(),
+        name="token_json",
+    ),
 ]
 
 urlpatterns += [

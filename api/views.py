@@ -33,9 +33,12 @@ from api import formats, params, rate, throttle
 from api.formats import HTML, JSON
 from api.security import (
     Access,
+    BearerTokenAuthentication,
     SessionCookieAuthentication,
+    check_token,
     current_player,
     refuse_cross_site,
+    token_player,
 )
 from places import errors, logs, services, sessions
 from places.engine.cards import format_card
@@ -43,10 +46,12 @@ from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME
 from places.presentation.cards import card_label
 from places.presentation.strings import page_strings
 from places.reads import documents
+from places.reads import tokens as tokens_read
 from places.reads.join_codes import connect
 from places.reads.seats import seat_of
-from places.services import accounts, practice
+from places.services import accounts, practice, tokens
 from places.services.house import STRATEGY_NAMES
+from places.sessions import bearer_token
 from places.wire.numbers import ascii_decimal, ascii_integer
 
 OPERATIONS_URL = "/operations"
@@ -82,8 +87,10 @@ class ApiView(APIView):
     route = None  # api.protocol.Route
     fmt: str | None = None
     player: tuple[int, int]
+    #: The label of the bearer token the player came with (the bot's version); None: a session.
+    version: str | None = None
 
-    authentication_classes = [SessionCookieAuthentication]
+    authentication_classes = [BearerTokenAuthentication, SessionCookieAuthentication]
     permission_classes: list = []
     throttle_classes: list = []
     parser_classes: list = []  # bodies are read from Django's request (api/params.py)
@@ -97,13 +104,23 @@ class ApiView(APIView):
         return formats.preferred(request) if self.route.pages else JSON
 
     def initial(self, request, *args, **kwargs) -> None:
-        refuse_cross_site(request._request)  # before anything else, for every unsafe method
+        dj = request._request
+        refuse_cross_site(dj)  # before anything else, for every unsafe method
+        token = None
+        if self.route.access is Access.PLAYER and (sent := bearer_token(dj)) is not None:
+            token = check_token(sent, throttle.address_of(dj))  # the fast path's too: this view
+            dj.user = token.user  # the token's user, not the session's
+            dj.api_token = token
         super().initial(request, *args, **kwargs)
         if self.route.access is Access.PLAYER:
-            dj = request._request
-            user_id = dj.user.pk if dj.user.is_authenticated else None
-            rate.check(dj.session.session_key or "", user_id)
-            self.player = current_player(request._request)
+            if token is None:
+                user_id = dj.user.pk if dj.user.is_authenticated else None
+                rate.check(dj.session.session_key or "", user_id)
+                self.player = current_player(dj)
+            else:
+                rate.check(f"token:{token.pk}", token.user_id)  # a token counts as a session
+                self.player = token_player(dj, token.user_id)
+                self.version = token.label
             logs.note(place=self.player[0])
 
     def dispatch(self, request, *args, **kwargs):
@@ -559,7 +576,7 @@ class PostCardsView(ApiView):
         dj = request._request
         cards = params.cards(dj)
         key = services.read_key(params.field(dj, services.IDEMPOTENCY_KEY))
-        result = services.post_cards(*self.player, cards, key=key)
+        result = services.post_cards(*self.player, cards, key=key, version=self.version)
         kind = self.client(dj)
         if kind == HTML:
             messages.info(dj, _describe(result, cards))
@@ -625,3 +642,58 @@ class OperationsView(ApiView):
             },
         }
         return render(dj, "api/operations.html", context)
+
+
+# -- personal API tokens -------------------------------------------------------------------
+
+
+class TokensBaseView(ApiView):
+    """The token routes (JSON only): for a session logged in as the user, never for a token
+    (a token cannot make or revoke tokens); a person uses the account page."""
+
+    authentication_classes: list = []
+
+    def client(self, request: HttpRequest) -> str:
+        return JSON
+
+    def initial(self, request, *args, **kwargs) -> None:
+        dj = request._request
+        refuse_cross_site(dj)
+        user = dj.user  # the session's (DRF's initial sets an anonymous one: no authenticators)
+        APIView.initial(self, request, *args, **kwargs)
+        dj.user = user
+        if bearer_token(dj) is not None:
+            raise errors.Refused(
+                errors.NOT_LOGGED_IN, "tokens are made and revoked from a logged-in session"
+            )
+        if not user.is_authenticated:
+            raise errors.Refused(errors.NOT_LOGGED_IN, "log in first (POST /login or /signup)")
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = APIView.finalize_response(self, request, response, *args, **kwargs)
+        add_never_cache_headers(response)  # a new token is shown once
+        return response
+
+
+class TokensView(TokensBaseView):
+    """``GET /tokens.json``: the user's tokens (never their secret); ``POST /tokens.json``
+    with a ``label``: a new token, answered 201 with the token itself, this once."""
+
+    def get(self, request) -> HttpResponse:
+        rows = tokens_read.of_user(request._request.user.pk)
+        return formats.document(JSON, {"tokens": [tokens_read.as_dict(r) for r in rows]})
+
+    def post(self, request) -> HttpResponse:
+        dj = request._request
+        made = tokens.create(dj.user.pk, params.field(dj, "label"))
+        response = formats.document(JSON, {**tokens_read.as_dict(made.row), "token": made.token})
+        response.status_code = 201
+        return response
+
+
+class TokenView(TokensBaseView):
+    """``DELETE /tokens/ID.json``: revoke one of the user's tokens (its row, revoked)."""
+
+    def delete(self, request, token_id: int) -> HttpResponse:
+        row = tokens.revoke(request._request.user.pk, token_id)
+        return formats.document(JSON, tokens_read.as_dict(row))

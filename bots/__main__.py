@@ -1,4 +1,5 @@
-"""``python -m bots --server URL --place ID --name NAME --password PW --strategy greedy``;
+"""``python -m bots --server URL --place ID --name NAME --password PW --strategy greedy``
+(or ``--token TOKEN``, or ``DAIHINMIN_TOKEN`` in the environment, instead of the password);
 ``python -m bots --transport uecda --server HOST:PORT --strategy greedy`` for a UECda server."""
 
 from __future__ import annotations
@@ -6,11 +7,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 from collections.abc import Coroutine
 from typing import Any
 
 from bots.client import Bot, ProtocolError
 from bots.strategies import STRATEGIES, resolve, resolve_uecda
+
+#: The environment variable a token may come from (kept out of the command line and its history).
+TOKEN_VARIABLE = "DAIHINMIN_TOKEN"
 
 
 def run(main: Coroutine) -> Any:
@@ -44,6 +49,12 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--password", help="that user's password (not with uecda)")
     parser.add_argument(
+        "--token",
+        default=os.environ.get(TOKEN_VARIABLE) or None,
+        help=f"a personal API token of that user (made on the site's /account page), sent as "
+        f"Authorization: Bearer instead of the password (default: ${TOKEN_VARIABLE})",
+    )
+    parser.add_argument(
         "--strategy",
         default="greedy",
         metavar="NAME|MODULE:FUNCTION",
@@ -75,9 +86,13 @@ def main(argv: list[str] | None = None) -> None:
     if args.transport == "uecda":
         play_uecda(parser, args)
         return
-    for needed in ("place", "name", "password"):
+    for needed in ("place", "name"):
         if getattr(args, needed) is None:
             parser.error(f"--{needed} is required with --transport {args.transport}")
+    if args.password is not None:
+        args.token = None  # a password given on the command line wins over the environment
+    elif args.token is None:
+        parser.error(f"--password or --token (or ${TOKEN_VARIABLE}) is required")
     try:
         strategy = resolve(args.strategy, args.seed)
     except ValueError as e:
@@ -94,6 +109,7 @@ def main(argv: list[str] | None = None) -> None:
         strategy,
         transport=args.transport,
         ws_server=args.ws_server,
+        token=args.token,
     )
     try:
         run(bot.run())

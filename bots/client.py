@@ -10,6 +10,10 @@ Only HTTP and WebSocket, as any bot in any language would do it::
               strategy=greedy_player(), transport="ws")
     asyncio.run(bot.run())   # returns after end_place
 
+With a personal API token (``token=``, made on the site's ``/account`` page) instead
+of a password, the bot never logs in: it sends ``Authorization: Bearer TOKEN`` with every
+request and the socket's handshake, and names its place with ``place_id``.
+
 With ``transport="http"`` the bot reads its hand and posts with HTTP (the 2011
 way); with ``"ws"`` it acts over the place's WebSocket. Either way it follows
 the events of ``ws://HOST/ws/places/ID/`` and reconnects when the connection
@@ -83,7 +87,7 @@ class Bot:
         server: str,
         place_id: int,
         name: str,
-        password: str,
+        password: str | None,
         strategy: Strategy,
         transport: str = "http",
         ws_server: str | None = None,
@@ -91,13 +95,18 @@ class Bot:
         retries: int = 8,
         backoff: float = 0.25,
         max_backoff: float = 4.0,
+        token: str | None = None,
     ):
         if transport not in ("http", "ws"):
             raise ValueError("transport is 'http' or 'ws'")
+        if (password is None) == (token is None):
+            raise ValueError("give a password or a token, not both")
         self.server = server.rstrip("/")
         self.place_id = int(place_id)
         self.name = name
         self.password = password
+        #: A personal API token: sent as ``Authorization: Bearer`` instead of logging in.
+        self.token = token
         self.strategy = strategy
         self.transport = transport
         parts = urlsplit(ws_server or self.server)
@@ -137,9 +146,20 @@ class Bot:
 
     # -- HTTP ---------------------------------------------------------------
 
+    def _headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
+
     async def _request(self, method: str, path: str, data: dict | None = None):
         assert self.http is not None
-        async with self.http.request(method, self.server + path, data=data) as response:
+        params = None
+        if self.token:  # a token names no place: each request does
+            if method == "GET":
+                params = {"place_id": str(self.place_id)}
+            else:
+                data = {**(data or {}), "place_id": str(self.place_id)}
+        async with self.http.request(
+            method, self.server + path, data=data, params=params, headers=self._headers()
+        ) as response:
             return _json_or_raise(
                 response.status, await response.read(), response.headers.get("Retry-After")
             )
@@ -178,6 +198,8 @@ class Bot:
         raise AssertionError("unreachable")
 
     async def login(self) -> dict:
+        if self.token:  # nothing to log in to: the token goes with every request
+            return {"player": self.name, "place": self.place_id}
         data = {"name": self.name, "password": self.password, "place_id": str(self.place_id)}
         return await self._retrying("login", lambda: self._request("POST", "/login.json", data))
 
@@ -357,7 +379,10 @@ class Bot:
                 try:
                     # the session cookie goes with the handshake (from the jar); no Origin
                     async with http.ws_connect(
-                        self.ws_url, max_msg_size=2**22, timeout=aiohttp.ClientWSTimeout(ws_close=5)
+                        self.ws_url,
+                        max_msg_size=2**22,
+                        timeout=aiohttp.ClientWSTimeout(ws_close=5),
+                        headers=self._headers(),
                     ) as socket:
                         self._socket = socket
                         await self._catch_up()

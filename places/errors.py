@@ -58,6 +58,9 @@ CROSS_SITE = _define(
     "bots send the session cookie alone, without Origin or Referer",
 )
 STAFF_ONLY = _define("STAFF_ONLY", 403, "only staff may do this")
+INVALID_TOKEN = _define(
+    "INVALID_TOKEN", 401, "the bearer token is unknown or revoked: make one on /account"
+)
 
 # -- accounts ------------------------------------------------------------------------------
 INVALID_NAME = _define("INVALID_NAME", 400, "no user may take this name")
@@ -65,6 +68,10 @@ NAME_TAKEN = _define("NAME_TAKEN", 409, "a user already has this name")
 NAME_CONFUSABLE = _define("NAME_CONFUSABLE", 409, "the name looks like a user's name")
 INVALID_PASSWORD = _define("INVALID_PASSWORD", 400, "the password is too weak")
 SIGN_UP_CLOSED = _define("SIGN_UP_CLOSED", 403, "this server takes no sign-ups")
+TOO_MANY_TOKENS = _define(
+    "TOO_MANY_TOKENS", 409, "too many API tokens: revoke one before making another"
+)
+NO_SUCH_TOKEN = _define("NO_SUCH_TOKEN", 404, "no API token of this user has that id")
 
 # -- the game -----------------------------------------------------------------------------
 INVALID_CARD = _define("INVALID_CARD", 400, "a card string in no known form")

@@ -34,6 +34,8 @@ def rules_field() -> models.CharField:
 
 
 TITLE_MAX_LENGTH = 20
+#: The longest label of an API token, which is the version of the bot that uses it.
+TOKEN_LABEL_LENGTH = 40
 #: The longest client address kept on a practice (an IPv6 address is at most 45 characters).
 PRACTICE_ADDRESS_LENGTH = 64
 
@@ -172,6 +174,9 @@ class Player(models.Model):
     #: as each game ends (``places/services/profiles.py``), for the profiles.
     games = models.PositiveIntegerField(default=0, editable=False)
     points = models.PositiveIntegerField(default=0, editable=False)
+    #: The bot's version in this place: the label of the API token its owner last posted
+    #: with (``ApiToken.label``); empty while the seat's moves come by cookie alone.
+    version = models.CharField(max_length=TOKEN_LABEL_LENGTH, blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["place", "seat"]
@@ -567,3 +572,29 @@ class GameFact(models.Model):
             models.Index(fields=["kind", "code", "user", "game"], name="fact_by_user"),
             models.Index(fields=["kind", "code", "game"], name="fact_by_kind"),
         ]
+
+
+class ApiToken(models.Model):
+    """A personal API token: what a bot sends as ``Authorization: Bearer`` instead of its
+    owner's password (``places/services/tokens.py``).
+
+    The secret is never stored: ``digest`` is the SHA-256 of the whole token, and
+    ``prefix`` (shown in the token and on the account page) finds the row. The label
+    names the bot's version: each seat the token posts in records it (``Player.version``).
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    label = models.CharField(max_length=TOKEN_LABEL_LENGTH)
+    prefix = models.CharField(max_length=16, unique=True)
+    digest = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["user", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.label} ({self.prefix})"

@@ -15,6 +15,7 @@ whenever any of them changed.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
@@ -25,6 +26,7 @@ from django.contrib.auth import get_user, get_user_model
 from django.contrib.sessions.backends.base import SessionBase
 from django.contrib.sessions.models import Session
 from django.db import connection
+from django.http import HttpRequest
 from django.utils import timezone
 
 from places import errors, rows
@@ -32,6 +34,21 @@ from places.reads.seats import seat_of
 
 #: The session key holding the place the user logged in to.
 PLACE_KEY = "place_id"
+
+_BEARER = re.compile(r"Bearer[ \t]+(\S+)[ \t]*", re.ASCII | re.IGNORECASE)
+
+
+def bearer_token(request: HttpRequest) -> str | None:
+    """The token of the request's ``Authorization: Bearer TOKEN`` header (HTTP or a
+    socket's handshake); None without one, so that the session decides.
+
+    Another scheme, or a header that is not one token, is an unknown token (refused,
+    counted): a bot that means to send a token is told so, not answered as a stranger."""
+    header = request.META.get("HTTP_AUTHORIZATION")
+    if header is None:
+        return None
+    match = _BEARER.fullmatch(header)
+    return match[1] if match else header[:100]
 
 
 def player_of(session: SessionBase, user) -> tuple[int, int]:

@@ -2,7 +2,17 @@
 
 from django.urls import re_path
 
-from places.views import games, log, pages, profiles, records, replay, staff, tournaments
+from places.views import (
+    account,
+    games,
+    log,
+    pages,
+    profiles,
+    records,
+    replay,
+    staff,
+    tournaments,
+)
 
 #: A place's id in a path: longer ids overflow the database's integers.
 PLACE_ID = r"(?P<place_id>[0-9]{1,18})"
@@ -50,6 +60,7 @@ urlpatterns = [
         tournaments.standings_csv,
         name="tournament-standings-csv",
     ),
+    re_path(r"^account$", account.account, name="account"),
     re_path(r"^ratings$", tournaments.leaderboard, name="ratings"),
     re_path(r"^ratings\.json$", tournaments.ratings_json, name="ratings-json"),
 ]

@@ -33,4 +33,19 @@ def profile_rows(p: Profile) -> dict:
     ]
     names = rank_names()
     ranks = [(r, names[r], n) for r, n in enumerate(p.rank_counts, 1)]
-    return {"figures": figures, "ranks": ranks, "misses": sorted(p.misses.items())}
+    versions = [
+        {
+            "version": v.version or _("(no token)"),
+            "games": v.games,
+            "points_per_game": _number(v.points_per_game),
+            "interval": "–" if v.low is None else f"{v.low:.2f} – {v.high:.2f}",
+            "ranks": v.rank_counts,
+        }
+        for v in p.versions
+    ]
+    return {
+        "figures": figures,
+        "ranks": ranks,
+        "misses": sorted(p.misses.items()),
+        "versions": versions,
+    }

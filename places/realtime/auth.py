@@ -7,9 +7,10 @@ of another site opened it (that socket may listen, never act). An address may ho
 at most ``WS_MAX_SOCKETS_PER_ADDRESS`` sockets of this process at once, counted with
 its 2011 sockets of the legacy port (``places/realtime/legacy.py``): :func:`claim`.
 
-The scope then carries ``session_key`` (the session cookie) and ``cross_site`` (the
-header naming another site, or None). The user is not read here: each action reads
-the session afresh (``places.sessions``), as each HTTP request does.
+The scope then carries ``session_key`` (the session cookie), ``bearer`` (the token of an
+``Authorization: Bearer`` header, or None) and ``cross_site`` (the header naming another
+site, or None). The user is not read here: each action reads the session or checks the
+token afresh (``places.sessions``, ``api.security.check_token``), as each HTTP request does.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from django.core.exceptions import DisallowedHost
 from django.core.handlers.asgi import ASGIRequest
 
 from places.origins import foreign_header
+from places.sessions import bearer_token
 
 logger = logging.getLogger(__name__)
 security_logger = logging.getLogger("django.security.DisallowedHost")
@@ -52,6 +54,7 @@ class SocketHandshake:
         scope = dict(
             scope,
             session_key=request.COOKIES.get(settings.SESSION_COOKIE_NAME),
+            bearer=bearer_token(request),
             cross_site=cross_site,
         )
         try:

@@ -29,6 +29,7 @@ import time
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
+from api.security import check_token, seat_player
 from places import errors, logs, services, sessions
 from places.reads import documents
 from places.realtime import broadcast, db_thread, frames
@@ -43,6 +44,9 @@ _streams: dict[tuple[str, type], frames.Stream] = {}
 #: autobahn sends no other); 4008 is 1008, "policy violation", for this server's limits.
 TOO_MANY_WAITING = (4008, "too many frames waiting for an answer")
 TOO_FAST = (4008, "too many frames per second")
+#: A socket whose bearer token is refused (revoked, or its user disabled) at an action: the
+#: refusal is its last answer. 4001: 401, as an HTTP request with it is answered.
+TOKEN_REFUSED = (4001, "the bearer token was refused")
 ACTIONS = ("post_cards", "get_hand")
 
 
@@ -280,6 +284,7 @@ class PlaceConsumer(Socket):
         self.listen_to = [broadcast.place_group(self.place_id)]
         self._held: list[str] | None = None
         self._session = sessions.SocketSession(self.scope.get("session_key") or "")
+        self._token_refused = False
         await self.accept()
 
     async def deliver(self, message: dict) -> None:
@@ -303,6 +308,8 @@ class PlaceConsumer(Socket):
             while self._held:
                 await self._send_text(self._held.pop(0))
             self._held = None
+        if self._token_refused:  # the refusal was its last answer
+            await self._stop(TOKEN_REFUSED, None)
 
     async def _send_text(self, text: str) -> None:
         """An answer or an event held back for it: under daphne with the socket's other
@@ -324,8 +331,10 @@ class PlaceConsumer(Socket):
             )
         if self.scope.get("cross_site"):
             return _refusal(action, errors.CROSS_SITE)
-        if not self.scope.get("session_key"):  # answered here: no work for the database thread
-            return _refusal(action, errors.NOT_LOGGED_IN)
+        if self._token_refused:
+            return _refusal(action, errors.INVALID_TOKEN)
+        if not self.scope.get("session_key") and not self.scope.get("bearer"):
+            return _refusal(action, errors.NOT_LOGGED_IN)  # no work for the database thread
         try:
             return await db_thread.run(self._act, action, request, place=self.place_id)
         except Exception:
@@ -345,17 +354,26 @@ class PlaceConsumer(Socket):
             key = None
             if action == "post_cards":
                 key = services.read_key(request.get(services.IDEMPOTENCY_KEY))
-            if action == "post_cards" and (result := self._post_as_before(cards, key)) is not None:
-                return {"reply": "post_cards", **result.as_dict()}
-            place_id, user_id = self._session.player()
+            bearer = self.scope.get("bearer")
+            version = None
+            if bearer is not None:  # checked at every frame: a revoked token stops here
+                token = check_token(bearer, _client(self.scope))
+                place_id, user_id = seat_player(self.place_id, token.user_id)
+                version = token.label
+            else:
+                if action == "post_cards" and (found := self._post_as_before(cards, key)):
+                    return {"reply": "post_cards", **found.as_dict()}
+                place_id, user_id = self._session.player()
             if place_id != self.place_id:
                 raise errors.Refused(
                     errors.NOT_LOGGED_IN, f"this session plays in place {place_id}, not here"
                 )
             if action == "get_hand":
                 return {"reply": "get_hand", "cards": documents.hand(place_id, user_id)}
-            result = services.post_cards(place_id, user_id, cards, key=key)
+            result = services.post_cards(place_id, user_id, cards, key=key, version=version)
         except errors.Refused as e:
+            if e.code == errors.INVALID_TOKEN:
+                self._token_refused = True
             return errors.socket_reply(action, e)
         return {"reply": "post_cards", **result.as_dict()}
 

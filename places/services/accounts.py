@@ -154,3 +154,11 @@ def disable(user_ids: Iterable[int]) -> int:
         .objects.filter(pk__in=list(user_ids), is_active=True)
         .update(is_active=False)
     )
+
+
+def change_password(form) -> None:
+    """Save a bound, valid ``PasswordChangeForm`` (Django's validators passed): the user's
+    other sessions end (their auth hash no longer matches); the caller keeps its own
+    (``update_session_auth_hash``). The user's API tokens stay: they are revoked one by one."""
+    with transaction.atomic():
+        form.save()

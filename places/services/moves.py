@@ -6,11 +6,11 @@ import re
 import time
 from dataclasses import dataclass
 
-from places import errors, metrics
+from places import errors, metrics, rows
 from places.engine import place as engine
 from places.engine.cards import ALL_IDS, CardFormatError, parse_card
 from places.engine.game import NoTurnOpen, NotYourTurn
-from places.models import Place
+from places.models import Place, Player
 from places.reads.seats import seat_of
 from places.services.change import Precondition, changing
 
@@ -84,6 +84,7 @@ def post_cards(
     cards: object,
     precondition: Precondition | None = None,
     key: str | None = None,
+    version: str | None = None,
 ) -> PostResult:
     """A player's action, timed for ``/metrics`` (``daihinmin_post_seconds``).
 
@@ -91,10 +92,13 @@ def post_cards(
     seat's last ``KEYS_KEPT`` keyed posts is answered as that post was and changes
     nothing: a bot may retry a post whose answer it never got (a 500, a dropped
     connection) without playing twice. A bot gives each move a new key.
+
+    ``version``: the label of the token the post came with; a post it makes is the seat's
+    version from then on (``Player.version``). None (a session's post) leaves it as it is.
     """
     started = time.perf_counter()
     try:
-        return _post_cards(place_id, user_id, cards, precondition, key)
+        return _post_cards(place_id, user_id, cards, precondition, key, version)
     except _Repeated as repeated:  # the transaction rolled back: nothing was written
         return repeated.result
     finally:
@@ -107,6 +111,7 @@ def _post_cards(
     cards: object,
     precondition: Precondition | None,
     key: str | None,
+    version: str | None = None,
 ) -> PostResult:
     """A player's action: cards to play, none for a pass.
 
@@ -143,5 +148,8 @@ def _post_cards(
         if key is not None:
             post = (key, result.outcome, result.reason, result.reset)
             change.posts[seat] = (*kept, post)[-KEYS_KEPT:]
+        if version is not None:
+            # sent with the change's writes and COMMIT: no round trip of its own
+            rows.update_where(Player, {"place_id": place_id, "user_id": user_id}, version=version)
         change.run_on()
     return PostResult(result.outcome, result.reason, result.reset)

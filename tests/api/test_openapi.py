@@ -50,11 +50,14 @@ def test_one_operation_a_route_and_method_its_formats_as_alternatives(schema):
     operations = [(path, method) for path, ops in paths.items() for method in ops]
     routes = [(r, m) for r in protocol.ROUTES for m in r.methods if m != "HEAD"]
     routes += [("/games.json", "GET")]  # the read routes described (api.schema.read_paths)
+    tokens = [("/tokens.json", "get"), ("/tokens.json", "post"), ("/tokens/{token_id}.json", "delete")]
+    routes += tokens  # outside the table: the token routes (issue 38)
     assert len(operations) == len(routes) == len({o["operationId"] for o in _ops(schema)})
     assert set(paths) == {
         *(f"/{name}{{format}}" for name in DOCUMENTS + ["post_cards", "logout", "practice"]),
         "/login", "/login{format}", "/sessions{format}", "/operations",
         "/operations/legal_plays.json", "/signup", "/signup{format}", "/games.json",
+        "/tokens.json", "/tokens/{token_id}.json",
     }  # fmt: skip
     for d in DOCUMENTS:
         op = paths[f"/{d}{{format}}"]["get"]
@@ -77,6 +80,7 @@ def test_every_path_apart_on_request(client):
         expected |= {f"{prefix}{d}{s}" for d in DOCUMENTS + ["post_cards"] for s in SUFFIXES}
     expected |= {f"/practice{s}" for s in SUFFIXES}
     expected |= {"/signup", "/signup.json", "/signup.xml", "/games.json"}
+    expected |= {"/tokens.json", "/tokens/{token_id}.json"}
     assert set(paths) == expected
     assert set(paths["/login"]) == {"get", "post"} and set(paths["/login.json"]) == {"post"}
 
@@ -110,17 +114,42 @@ def test_no_description_loses_markup_to_the_docs_page(schema):
 
 
 def test_cookie_authentication_is_an_api_key_in_the_sessionid_cookie(schema):
-    assert schema["components"]["securitySchemes"] == {
+    schemes = schema["components"]["securitySchemes"]
+    assert schemes == {
         "cookieAuth": {
             "type": "apiKey",
             "in": "cookie",
             "name": "sessionid",
-            "description": schema["components"]["securitySchemes"]["cookieAuth"]["description"],
-        }
+            "description": schemes["cookieAuth"]["description"],
+        },
+        "bearerAuth": {
+            "type": "http",
+            "scheme": "bearer",
+            "description": schemes["bearerAuth"]["description"],
+        },
     }
-    assert schema["paths"]["/get_hand{format}"]["get"]["security"] == [{"cookieAuth": []}]
-    assert schema["paths"]["/post_cards{format}"]["post"]["security"] == [{"cookieAuth": []}]
+    either = [{"bearerAuth": []}, {"cookieAuth": []}]
+    assert schema["paths"]["/get_hand{format}"]["get"]["security"] == either
+    assert schema["paths"]["/post_cards{format}"]["post"]["security"] == either
     assert "security" not in schema["paths"]["/sessions{format}"]["post"]
+
+
+def test_the_token_routes_are_described(schema):
+    """Issue 38: the routes for scripts, their answers and their stable codes."""
+    paths = schema["paths"]
+    assert set(paths["/tokens.json"]) == {"get", "post"}
+    assert set(paths["/tokens/{token_id}.json"]) == {"delete"}
+    made = paths["/tokens.json"]["post"]["responses"]
+    assert made["201"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/NewToken"
+    }
+    assert "TOO_MANY_TOKENS" in made["409"]["description"]
+    assert "NO_SUCH_TOKEN" in paths["/tokens/{token_id}.json"]["delete"]["responses"]["404"][
+        "description"
+    ]
+    hand = paths["/get_hand{format}"]["get"]
+    assert "INVALID_TOKEN" in hand["responses"]["401"]["description"]
+    assert "place_id" in {p["name"] for p in hand["parameters"]}
 
 
 def test_documents_answer_their_format_and_the_error_body(schema):
