@@ -125,15 +125,25 @@ def read_request(head: bytes) -> Request:
     return Request(parts[1], headers)
 
 
+#: A -76 key's digits make a number of at most 32 bits (§5.2 step 4: a larger one is "a
+#: symptom of an attack"): ten digits, leading zeros aside. Counted before the number is
+#: made, so that no key reaches Python's limit of digits in a number (an error, no answer).
+MAX_KEY_NUMBER = 0xFFFFFFFF
+MAX_KEY_DIGITS = len(str(MAX_KEY_NUMBER))
+
+
 def key_number(key: str) -> int:
     """A -76 key's number: its digits as one number, divided by its spaces (§5.2 step 4)."""
     digits = "".join(c for c in key if c.isdigit() and c.isascii())
     spaces = key.count(" ")
     if not digits or not spaces:
         raise _bad("a Sec-WebSocket-Key holds digits and at least one space")
+    digits = digits.lstrip("0") or "0"
+    if len(digits) > MAX_KEY_DIGITS or int(digits) > MAX_KEY_NUMBER:
+        raise _bad("a Sec-WebSocket-Key's digits make a number beyond 32 bits")
     number = int(digits)
-    if number % spaces or number // spaces > 0xFFFFFFFF:
-        raise _bad("a Sec-WebSocket-Key's number is not a multiple of its spaces, or too large")
+    if number % spaces:
+        raise _bad("a Sec-WebSocket-Key's number is not a multiple of its spaces")
     return number // spaces
 
 
@@ -261,7 +271,7 @@ class LegacySocket(asyncio.Protocol):
     def _refuse(self, refusal: Refused) -> None:
         """Answer why, then close our side and read on a little: a close with the client's
         request unread would reset the connection, and the answer with it."""
-        logger.warning("2011 socket of %s refused: %s", self._who(), refusal.why)
+        logger.info("2011 socket of %s refused: %s", self._who(), refusal.why)
         self._forget()
         transport = self.transport
         if transport is None:

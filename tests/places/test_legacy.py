@@ -170,6 +170,28 @@ async def test_a_handshake_it_cannot_answer_is_refused_400_saying_why(request_by
     assert says in transport.writes[0]
 
 
+@pytest.mark.parametrize(
+    "key",
+    [
+        "1 " + "9" * 5000,  # beyond Python's limit of digits in a number
+        "0" * 5000 + " 4294967296",  # leading zeros aside, a number beyond 32 bits
+        "42949 67296",  # one more than 32 bits, a multiple of its one space
+        "8589934" + " " * 12 + "5920",  # 12 spaces: within 32 bits once divided, not before
+    ],
+)
+async def test_a_draft_76_key_beyond_32_bits_is_refused_400_with_one_info_line(key, caplog):
+    caplog.set_level("DEBUG", logger="places.realtime.legacy")
+    sock, transport = await connected()
+    sock.data_received(DRAFT_76_REQUEST.replace(b"4 @1  46546xW%0l 1 5", key.encode()))
+    await asyncio.sleep(0)
+    assert len(transport.writes) == 1 and transport.closed
+    assert transport.writes[0].startswith(b"HTTP/1.1 400 Bad Request\r\n")
+    assert b"beyond 32 bits" in transport.writes[0]
+    assert [(r.levelname, r.exc_info) for r in caplog.records] == [("INFO", None)]
+    assert len(caplog.records[0].getMessage()) < 200
+    sock.connection_lost(None)
+
+
 async def test_an_event_is_its_own_write_of_utf8_between_0x00_and_0xff():
     text = json.dumps({"title": "大富豪 ♠ 🃏", "operation": "start_place", "place": 1})
     assert legacy_frame(text) == b"\x00" + text.encode("utf-8") + b"\xff"
