@@ -10,8 +10,15 @@ It answers the handshakes of drafts -75 and -76 (-76's key challenge: the two
 ``Sec-WebSocket-Key`` headers and the 8 bytes after the head, answered by their MD5
 digest), then writes every event of the every-place stream (``ws://HOST/``): the same
 events, from the same source (``broadcast``'s every-place group), in the same order,
-one frame each. Each frame is its own write, with ``TCP_NODELAY``, never joined with
-another: the sample's reader takes whatever one read gives it as one frame.
+one frame each (:class:`Readers`).
+
+The sample's reader takes whatever one read gives it as one frame: two frames in one
+read are one unreadable message to it. A write a frame (with ``TCP_NODELAY``) is not
+enough: frames written back to back wait together in the client's kernel until it
+reads. So a socket gets its frames one at a time, ``FRAME_GAP_SECONDS`` apart: time for
+the client to read each before the next comes. A socket owed more than
+``PACED_FRAMES`` (a place at pace 0 ending in one change, a client that fell behind)
+gets them in one write: pacing would put it further behind, and hold the frames here.
 
 It is read-only: what a client sends is read and dropped, its frames counted
 (``WS_MAX_FRAMES_PER_SECOND``), and -76's closing frame answered. The bounds are the
@@ -52,6 +59,12 @@ LINGER_SECONDS = 1.0
 MAX_PROXY_LINE = 107
 #: -76's closing frame (``0xFF 0x00``), answered in kind before the server closes.
 CLOSING_FRAME = b"\xff\x00"
+#: The least time between two writes to one socket (the handshake's answer and its
+#: first frame too): the client reads each frame before the next comes, on a busy
+#: machine as well (``tests/e2e/test_2011_sample_bot.py``).
+FRAME_GAP_SECONDS = 0.005
+#: A socket owed more frames than this gets them all in one write, not paced.
+PACED_FRAMES = 64
 
 RFC_6455_ADVICE = (
     "this port speaks the WebSocket of 2011 (draft-hixie-thewebsocketprotocol-75 and -76); "
@@ -125,15 +138,25 @@ def read_request(head: bytes) -> Request:
     return Request(parts[1], headers)
 
 
+#: A -76 key's digits make a number of at most 32 bits (§5.2 step 4: a larger one is "a
+#: symptom of an attack"): ten digits, leading zeros aside. Counted before the number is
+#: made, so that no key reaches Python's limit of digits in a number (an error, no answer).
+MAX_KEY_NUMBER = 0xFFFFFFFF
+MAX_KEY_DIGITS = len(str(MAX_KEY_NUMBER))
+
+
 def key_number(key: str) -> int:
     """A -76 key's number: its digits as one number, divided by its spaces (§5.2 step 4)."""
     digits = "".join(c for c in key if c.isdigit() and c.isascii())
     spaces = key.count(" ")
     if not digits or not spaces:
         raise _bad("a Sec-WebSocket-Key holds digits and at least one space")
+    digits = digits.lstrip("0") or "0"
+    if len(digits) > MAX_KEY_DIGITS or int(digits) > MAX_KEY_NUMBER:
+        raise _bad("a Sec-WebSocket-Key's digits make a number beyond 32 bits")
     number = int(digits)
-    if number % spaces or number // spaces > 0xFFFFFFFF:
-        raise _bad("a Sec-WebSocket-Key's number is not a multiple of its spaces, or too large")
+    if number % spaces:
+        raise _bad("a Sec-WebSocket-Key's number is not a multiple of its spaces")
     return number // spaces
 
 
@@ -178,14 +201,86 @@ _PROXY_LINE = re.compile(
 )
 
 
-class LegacySocket(asyncio.Protocol):
-    """One 2011 client: its handshake, then the every-place stream's events, one write each.
+class Readers:
+    """The 2011 sockets of this process: one listener of ``broadcast``'s every-place group
+    for all of them, writing each its frames one at a time (see the module doc).
 
-    A listener of ``broadcast``'s every-place group as a consumer is
-    (:meth:`write_frame`): the frame is built once per event for all these sockets.
+    An event costs one frame and one append, whatever the crowd: a write to every
+    socket at every event held the server's loop for seconds when a place at pace 0
+    ended in one change, and every HTTP request waited. The writes are the loop's
+    own turns (:meth:`pump`), a frame a socket a turn at most.
     """
 
-    frame_kind = "legacy"
+    def __init__(self) -> None:
+        self.frames: list[bytes] = []
+        self.first = 0  # the number of ``frames[0]``: every socket was sent the ones before
+        #: Each socket: the number of the next frame it is owed, and when it may be written.
+        self.owed: dict[LegacySocket, int] = {}
+        self.due: dict[LegacySocket, float] = {}
+        #: The loop a turn is scheduled on (a loop that closed first never runs it).
+        self.pumping_on: asyncio.AbstractEventLoop | None = None
+
+    def join(self, sock: LegacySocket, wrote_at: float) -> None:
+        """From the next event on; its first frame ``FRAME_GAP_SECONDS`` after ``wrote_at``."""
+        self.owed[sock] = self.first + len(self.frames)
+        self.due[sock] = wrote_at + FRAME_GAP_SECONDS
+
+    def leave(self, sock: LegacySocket) -> None:
+        self.owed.pop(sock, None)
+        self.due.pop(sock, None)
+
+    def write_frame(self, message: dict, built: dict[str, bytes]) -> bool:
+        """``broadcast``'s call for an event: its frame, kept for the sockets' turns."""
+        if self.owed:
+            self.frames.append(frames.legacy_frame(message["text"]))
+            loop = asyncio.get_running_loop()
+            if self.pumping_on is not loop:
+                self.pumping_on = loop
+                loop.call_soon(self.pump)
+        return True
+
+    def pump(self) -> None:
+        """Each socket whose time has come gets its next frame, or all it is owed when it is
+        behind; then, while any is owed more, again when the first is due."""
+        self.pumping_on = None
+        loop = asyncio.get_running_loop()
+        now, end = loop.time(), self.first + len(self.frames)
+        joined: dict[int, bytes] = {}  # all owed from a number on: shared by the sockets there
+        for sock, number in list(self.owed.items()):
+            if sock not in self.owed or number >= end or self.due[sock] > now:
+                continue
+            at = number - self.first
+            if end - number > PACED_FRAMES or sock.behind():
+                data = joined.get(number)
+                if data is None:
+                    data = joined[number] = b"".join(self.frames[at:])
+                number = end
+            else:
+                data, number = self.frames[at], number + 1
+            self.owed[sock], self.due[sock] = number, now + FRAME_GAP_SECONDS
+            sock.write(data)  # may drop it (leave)
+        sent = min(self.owed.values(), default=end)
+        del self.frames[: sent - self.first]
+        self.first = sent
+        waiting = [self.due[sock] for sock, number in self.owed.items() if number < end]
+        if waiting:
+            self.pumping_on = loop
+            loop.call_at(min(waiting), self.pump)
+
+
+#: This process's 2011 readers (made on the first handshake, on the server's loop).
+_readers: Readers | None = None
+
+
+def readers() -> Readers:
+    global _readers
+    if _readers is None:
+        _readers = Readers()
+    return _readers
+
+
+class LegacySocket(asyncio.Protocol):
+    """One 2011 client: its handshake, then the every-place stream's events (:class:`Readers`)."""
 
     def __init__(self) -> None:
         self.transport: asyncio.Transport | None = None
@@ -248,7 +343,8 @@ class LegacySocket(asyncio.Protocol):
         self.closed = True
         if self._timer is not None:
             self._timer.cancel()
-        broadcast.unlisten(broadcast.ALL_PLACES_GROUP, self)
+        if _readers is not None:
+            _readers.leave(self)
         if self.address is not None and not self.released:
             self.released = True
             auth.release(self.address, legacy=True)
@@ -261,7 +357,7 @@ class LegacySocket(asyncio.Protocol):
     def _refuse(self, refusal: Refused) -> None:
         """Answer why, then close our side and read on a little: a close with the client's
         request unread would reset the connection, and the answer with it."""
-        logger.warning("2011 socket of %s refused: %s", self._who(), refusal.why)
+        logger.info("2011 socket of %s refused: %s", self._who(), refusal.why)
         self._forget()
         transport = self.transport
         if transport is None:
@@ -322,10 +418,11 @@ class LegacySocket(asyncio.Protocol):
     async def _start(self, answer: bytes) -> None:
         """Listen before the client knows it is connected, so that it misses nothing after;
         then what it sent meanwhile is read."""
-        await broadcast.listen(broadcast.ALL_PLACES_GROUP, self)
+        stream = readers()
+        await broadcast.listen(broadcast.ALL_PLACES_GROUP, stream)  # again: the numbering
         if self.closed:
-            broadcast.unlisten(broadcast.ALL_PLACES_GROUP, self)
             return
+        stream.join(self, asyncio.get_running_loop().time())
         self.transport.write(answer)
         self.started = True
         self.transport.resume_reading()
@@ -383,14 +480,19 @@ class LegacySocket(asyncio.Protocol):
         self._close()
 
     # -- events
-    def write_frame(self, message: dict, built: dict[str, bytes]) -> bool:
-        """``broadcast``'s call for an event: its frame, one write of its own, now.
+    def behind(self) -> bool:
+        """Whether the kernel left some of what it was given unsent (the client reads less
+        than it is sent): frames paced would only wait longer."""
+        return self.transport is not None and self.transport.get_write_buffer_size() > 0
+
+    def write(self, data: bytes) -> None:
+        """:class:`Readers`' call: frames for this client.
 
         A client that leaves ``WS_MAX_BUFFERED_BYTES`` unread is dropped: it never holds
         up the place or the others.
         """
         if self.closed or self.transport is None:
-            return True
+            return
         transport = self.transport
         if transport.get_write_buffer_size() > settings.WS_MAX_BUFFERED_BYTES:
             logger.warning(
@@ -400,12 +502,8 @@ class LegacySocket(asyncio.Protocol):
             )
             self._forget()
             transport.abort()
-            return True
-        frame = built.get(self.frame_kind)
-        if frame is None:
-            frame = built[self.frame_kind] = frames.legacy_frame(message["text"])
-        transport.write(frame)
-        return True
+            return
+        transport.write(data)
 
 
 async def serve(sock: socket.socket) -> asyncio.Server:

@@ -52,6 +52,7 @@ class Transport:
     def __init__(self, peer: str = "192.0.2.1"):
         self.peer = peer
         self.writes: list[bytes] = []
+        self.at: list[float] = []  # the loop's time of each write
         self.unsent = 0
         self.closed = self.aborted = self.paused = False
 
@@ -60,6 +61,7 @@ class Transport:
 
     def write(self, data: bytes) -> None:
         self.writes.append(bytes(data))
+        self.at.append(asyncio.get_running_loop().time())
 
     def get_write_buffer_size(self) -> int:
         return self.unsent
@@ -126,9 +128,10 @@ async def test_the_draft_76_handshake_in_pieces_is_answered_as_the_draft_answers
         sock.data_received(DRAFT_76_REQUEST[i : i + 7])
     await asyncio.sleep(0)
     assert transport.writes == [DRAFT_76_RESPONSE]
-    assert sock in broadcast._listeners[broadcast.ALL_PLACES_GROUP]
+    assert legacy.readers() in broadcast._listeners[broadcast.ALL_PLACES_GROUP]
+    assert sock in legacy.readers().owed
     sock.connection_lost(None)
-    assert sock not in broadcast._listeners[broadcast.ALL_PLACES_GROUP]
+    assert sock not in legacy.readers().owed
 
 
 async def test_the_samples_draft_75_handshake_gets_the_101_it_waits_for():
@@ -170,20 +173,70 @@ async def test_a_handshake_it_cannot_answer_is_refused_400_saying_why(request_by
     assert says in transport.writes[0]
 
 
-async def test_an_event_is_its_own_write_of_utf8_between_0x00_and_0xff():
+@pytest.mark.parametrize(
+    "key",
+    [
+        "1 " + "9" * 5000,  # beyond Python's limit of digits in a number
+        "0" * 5000 + " 4294967296",  # leading zeros aside, a number beyond 32 bits
+        "42949 67296",  # one more than 32 bits, a multiple of its one space
+        "8589934" + " " * 12 + "5920",  # 12 spaces: within 32 bits once divided, not before
+    ],
+)
+async def test_a_draft_76_key_beyond_32_bits_is_refused_400_with_one_info_line(key, caplog):
+    caplog.set_level("DEBUG", logger="places.realtime.legacy")
+    sock, transport = await connected()
+    sock.data_received(DRAFT_76_REQUEST.replace(b"4 @1  46546xW%0l 1 5", key.encode()))
+    await asyncio.sleep(0)
+    assert len(transport.writes) == 1 and transport.closed
+    assert transport.writes[0].startswith(b"HTTP/1.1 400 Bad Request\r\n")
+    assert b"beyond 32 bits" in transport.writes[0]
+    assert [(r.levelname, r.exc_info) for r in caplog.records] == [("INFO", None)]
+    assert len(caplog.records[0].getMessage()) < 200
+    sock.connection_lost(None)
+
+
+async def written(transport: Transport, count: int) -> list[bytes]:
+    """The transport's writes once it has ``count`` of them (the frames are paced)."""
+    for _ in range(1000):
+        if len(transport.writes) >= count:
+            return transport.writes
+        await asyncio.sleep(0.001)
+    raise AssertionError(f"{len(transport.writes)} writes, not {count}")
+
+
+async def test_each_event_is_a_write_of_its_own_apart_from_the_one_before():
+    """The sample's reader takes one read as one frame: frames written back to back are
+    read together, so each leaves ``FRAME_GAP_SECONDS`` after the write before it."""
     text = json.dumps({"title": "大富豪 ♠ 🃏", "operation": "start_place", "place": 1})
     assert legacy_frame(text) == b"\x00" + text.encode("utf-8") + b"\xff"
     one, first = await handshaken()
     two, second = await handshaken()
-    await broadcast._hand_out(event(text, 1))
-    await broadcast._hand_out(event('{"operation":"end_place","place":1}', 2))
+    texts = [text, *(f'{{"operation":"start_turn","place":1,"n":{n}}}' for n in range(5))]
+    for seq, t in enumerate(texts, 1):  # one change: handed out in one turn of the loop
+        await broadcast._hand_out(event(t, seq))
     for transport in (first, second):
-        assert transport.writes[1:] == [
-            legacy_frame(text),
-            b'\x00{"operation":"end_place","place":1}\xff',
+        assert await written(transport, 1 + len(texts)) == [
+            transport.writes[0],  # the handshake's answer
+            *(legacy_frame(t) for t in texts),
         ]
+        gaps = [b - a for a, b in zip(transport.at, transport.at[1:], strict=False)]
+        assert min(gaps) >= legacy.FRAME_GAP_SECONDS * 0.9, gaps  # the loop's clock: ms
     one.connection_lost(None)
     two.connection_lost(None)
+
+
+async def test_a_socket_owed_more_than_it_paces_gets_them_in_one_write_in_order():
+    sock, transport = await handshaken()
+    texts = [f'{{"operation":"post_cards","place":1,"n":{n}}}' for n in range(500)]
+    for seq, t in enumerate(texts, 1):
+        await broadcast._hand_out(event(t, seq))
+    await written(transport, 2)
+    await asyncio.sleep(legacy.FRAME_GAP_SECONDS * 3)
+    frames = transport.writes[1:]
+    assert b"".join(frames) == b"".join(legacy_frame(t) for t in texts)  # whole, in order
+    assert len(frames) <= legacy.PACED_FRAMES  # the backlog left together, not paced
+    assert not legacy.readers().frames  # nothing kept once sent
+    sock.connection_lost(None)
 
 
 async def test_what_comes_behind_the_handshake_waits_for_its_answer():
@@ -223,8 +276,12 @@ async def test_a_client_that_does_not_read_is_dropped_and_stops_listening(settin
     sock, transport = await handshaken()
     transport.unsent = 1001  # what the kernel would not take
     await broadcast._hand_out(event('{"operation":"end_place","place":1}'))
-    assert transport.aborted
-    assert sock not in broadcast._listeners[broadcast.ALL_PLACES_GROUP]
+    for _ in range(100):
+        await asyncio.sleep(legacy.FRAME_GAP_SECONDS)
+        if transport.aborted:
+            break
+    assert transport.aborted and len(transport.writes) == 1  # the answer, then nothing
+    assert sock not in legacy.readers().owed
     assert not auth.legacy_sockets() and not auth._open
     sock.connection_lost(None)
 
