@@ -103,7 +103,9 @@ def test_the_admin_shows_and_filters_the_rules(admin_client, make_place):
 def test_the_fixture_log_becomes_a_finished_uecda_place(db):
     out, err = run("import_tndhms_log", str(FIXTURE))
     place = Place.objects.get()
-    assert out.startswith(f"place {place.id} 'tndhms 20261126-1134': 250 of 250 games, {TURNS} turns")
+    assert out.startswith(
+        f"place {place.id} 'tndhms 20261126-1134': 250 of 250 games, {TURNS} turns"
+    )
     assert "250/250 games" in err  # the progress line, on stderr
     assert (place.rules, place.state, place.game_count, place.rated) == (
         UECDA_NAME,
