@@ -5,7 +5,8 @@ Lines are ``%KEY%name% value``: a header under the key ``-----``, then seven
 lines per game under its number on five digits. :class:`LogReader` reads them one
 at a time, a game at a time (a log may hold 99,999 games: memory stays one game's),
 checks the shape and names the line of anything malformed or missing, at the first
-such line; :func:`parse_log` keeps every game of a log. :func:`referee`
+such line (or, told to keep going, names the game and goes on: :class:`Skipped`);
+:func:`parse_log` keeps every game of a log. :func:`referee`
 replays every game with :mod:`.uecda` and names the game, the turn, what the
 log says and what the engine says wherever they differ; with the log's seed it
 also draws tndhms's seatings, deals and 20-pass draws again
@@ -44,6 +45,12 @@ UECDA_HEADER = {
 }
 
 
+#: The bytes tndhms's logger keeps a game's plays in (``play_log[1000]``, ``server/src/logger.c:15``).
+#: It appends to it with an unbounded ``sprintf``: a longer game runs on into the buffer
+#: after it, the exchange's, so its ``change_cards`` line is the plays from this byte on.
+TNDHMS_PLAY_BUFFER = 1000
+
+
 class LogError(ValueError):
     """A log that is malformed or cut short; the message names the line."""
 
@@ -77,10 +84,24 @@ class LoggedGame:
     ranks_before: tuple[int, ...] | None  # rank of each player, 0 = daifugo; None: 22222
     seats: tuple[int, ...]  # the player in each seat
     dealt: tuple[int, ...]  # each player's hand before the exchange (card masks)
-    exchange: tuple[Handover, ...]  # () for NULL
+    exchange: tuple[Handover, ...] | None  # () for NULL; None: lost to tndhms's overflow
     plays: tuple[Submission, ...]
     result: tuple[int, ...]  # the player at each rank, 0 = daifugo
     points: tuple[int, ...]  # each player's cumulative points
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A game left out because a line of it cannot be read: its number, and why (the
+    line named). ``game`` is what was read of it when only its exchange is lost (tndhms's
+    overflow, :func:`overflowed`): its result and points still follow on to the next game."""
+
+    number: int
+    reason: str
+    game: LoggedGame | None = None
+
+    def __str__(self) -> str:
+        return f"game {self.number:05d}: a garbled line: {self.reason}"
 
 
 @dataclass
@@ -97,9 +118,22 @@ def _five_digits(value: str, line: int, what: str) -> tuple[int, ...]:
     return tuple(int(c) for c in value)
 
 
+def overflowed(play: str, change: str) -> bool:
+    """The ``change_cards`` line is tndhms's overflow, not an exchange: the play line (its
+    value as written, from the space that begins it) is longer than tndhms's play buffer and
+    the change_cards line is its tail from there (``NULL`` when the tail is empty)."""
+    if len(play) < TNDHMS_PLAY_BUFFER:
+        return False
+    return change == (play[TNDHMS_PLAY_BUFFER:] or "NULL")
+
+
 def _game(number: int, lines: list[tuple[int, str]]) -> LoggedGame:
+    """A game from its seven lines (each value as written, after the ``% `` of its key).
+    A game whose ``change_cards`` line is tndhms's overflow (:func:`overflowed`) has no
+    exchange when it begins a rank period (it had none); else its exchange is ``None``, lost."""
     first = lines[0][0]
-    values = dict(zip(GAME_KEYS, (v for _, v in lines), strict=True))
+    written = dict(zip(GAME_KEYS, (v for _, v in lines), strict=True))
+    values = {k: v.strip() for k, v in written.items()}
     at = {k: n for k, (n, _) in zip(GAME_KEYS, lines, strict=True)}
     mibun = values["mibun"]
     ranks_before = None if mibun == "22222" else _five_digits(mibun, at["mibun"], "mibun")
@@ -115,8 +149,10 @@ def _game(number: int, lines: list[tuple[int, str]]) -> LoggedGame:
         dealt = tuple(u.parse_hand(h) for h in hands)
     except u.CellsFormatError as e:
         raise LogError(at["palyer_cards"], str(e)) from None
-    exchange: list[Handover] = []
-    if values["change_cards"] != "NULL":
+    exchange: list[Handover] | None = []
+    if overflowed(written["play"], written["change_cards"]):
+        exchange = [] if ranks_before is None else None
+    elif values["change_cards"] != "NULL":
         for token in values["change_cards"].split():
             m = _CHANGE.fullmatch(token)
             if m is None:
@@ -146,7 +182,7 @@ def _game(number: int, lines: list[tuple[int, str]]) -> LoggedGame:
         ranks_before,
         seats,
         dealt,
-        tuple(exchange),
+        None if exchange is None else tuple(exchange),
         tuple(plays),
         result,
         tuple(int(p) for p in points_text),
@@ -158,14 +194,38 @@ class LogReader:
     and :attr:`log` holds the header as its lines come (its ``games`` stay empty). A
     malformed line, a game out of order or a log cut short (no ``TIME_END``, a game
     missing its lines, fewer games than ``GAME_NUMBER``) raises :class:`LogError`
-    naming the line, as soon as it is read."""
+    naming the line, as soon as it is read; so does a game that cannot be read (a line
+    of it garbled, its exchange lost to tndhms's overflow) unless ``keep_going``: then
+    :meth:`games` yields it as :class:`Skipped` and goes on."""
 
-    def __init__(self, lines: Iterable[str]):
+    def __init__(self, lines: Iterable[str], keep_going: bool = False):
         self.log = TndhmsLog({}, ())
         self.count = 0  # the games read so far
+        self.keep_going = keep_going
         self._lines = lines
 
-    def games(self) -> Iterator[LoggedGame]:
+    def _read(self, lines: list[tuple[int, str]]) -> LoggedGame | Skipped:
+        """A game from its seven lines, or why it cannot be read (when ``keep_going``)."""
+        try:
+            game = _game(self.count, lines)
+        except LogError as e:
+            if not self.keep_going:
+                raise
+            return Skipped(self.count, str(e))
+        if game.exchange is not None:
+            return game
+        lost = LogError(
+            lines[GAME_KEYS.index("change_cards")][0],
+            f"tndhms's logger overflowed: the game's plays take "
+            f"{len(lines[GAME_KEYS.index('play')][1])} bytes, more than its "
+            f"{TNDHMS_PLAY_BUFFER}-byte buffer (server/src/logger.c), so its change_cards "
+            "line is the tail of its plays and its exchange is lost",
+        )
+        if not self.keep_going:
+            raise lost
+        return Skipped(self.count, str(lost), game)
+
+    def games(self) -> Iterator[LoggedGame | Skipped]:
         header = self.log.header
         pending: list[tuple[int, str]] = []
         last = 0
@@ -200,9 +260,9 @@ class LogReader:
             expected = GAME_KEYS[len(pending)]
             if name != expected:
                 raise LogError(last, f"game {key}: {name[:20]!r} where {expected!r} was expected")
-            pending.append((last, value))
+            pending.append((last, m.group(3) or ""))  # as written: _game reads the overflow
             if len(pending) == len(GAME_KEYS):
-                game = _game(self.count, pending)
+                game = self._read(pending)
                 pending = []
                 self.count += 1
                 yield game
@@ -456,7 +516,7 @@ def referee_game(
         raise differ(turn, f"result {''.join(map(str, lg.result))}", f"result {engine}")
     before = previous.points if previous is not None else (0,) * 5
     points = tuple(b + u.points_for(r) for b, r in zip(before, g.ranks, strict=True))
-    if points != lg.points:
+    if (previous is not None or lg.number == 0) and points != lg.points:  # else: unread
         raise differ(
             turn, f"points {' '.join(map(str, lg.points))}", f"points {' '.join(map(str, points))}"
         )
@@ -466,10 +526,11 @@ def referee_game(
 
 
 def referee(
-    log: TndhmsLog, rules: Rules = UECDA, games: Iterable[LoggedGame] | None = None
-) -> Iterator[Refereed | Disagreement]:
+    log: TndhmsLog, rules: Rules = UECDA, games: Iterable[LoggedGame | Skipped] | None = None
+) -> Iterator[Refereed | Disagreement | Skipped]:
     """Referee every game of a log, in order: a :class:`Refereed` for each game the
-    engine replays as logged, a :class:`Disagreement` for each it does not.
+    engine replays as logged, a :class:`Disagreement` for each it does not, and each
+    game the reader could not read passed on as it came (:class:`Skipped`).
 
     ``games`` are the log's games as they are read (:meth:`LogReader.games`, the
     header already whole), in place of ``log.games``: one game is kept at a time."""
@@ -477,6 +538,11 @@ def referee(
     stream = seeded_stream(log)
     previous = None
     for lg in log.games if games is None else games:
+        if isinstance(lg, Skipped):
+            yield lg
+            stream = None  # its draws are unknown: no more to check
+            previous = lg.game  # what the next game follows on from, if it was read
+            continue
         try:
             yield referee_game(lg, previous, rules, stream)
         except DisagreementError as e:

@@ -12,7 +12,7 @@ with the ranks it drew). Pure: no I/O.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 
 from . import replay as v1
 from . import uecda as u
@@ -49,11 +49,17 @@ def verdict(outcome: u.Outcome) -> str:
 
 
 def record_of_logged(
-    log: TndhmsLog, done: Refereed, place: Mapping[str, object], seed: str | None = None
+    log: TndhmsLog,
+    done: Refereed,
+    place: Mapping[str, object],
+    seed: str | None = None,
+    late: Collection[int] = (),
 ) -> dict:
     """The version 2 record of a game of a tndhms log that the engine refereed.
 
     ``place`` is ``{"id", "title", "games"}`` (``id`` None for a log not imported).
+    ``late``: the turns whose move came past the place's time limit (a pass): their
+    actions say ``"late": true`` (a log has none: tndhms has no limit).
     The rich's choices are the cards they gave: the log keeps no other trace of
     what they submitted, and a valid choice gives exactly those cards.
     """
@@ -85,6 +91,7 @@ def record_of_logged(
                 "table": sub.text,
                 "verdict": verdict(out),
                 "reset": out.cleared,
+                **({"late": True} if n in late else {}),
             }
             for n, (sub, out) in enumerate(zip(lg.plays, done.outcomes, strict=True), start=1)
         ],
@@ -162,6 +169,8 @@ def replay_game(record: Mapping, ranks_before: Sequence[int] | None = None) -> R
             raise fail(f"turn {n}", "recorded after the game ended")
         if action["player"] != g.turn:
             raise fail(f"turn {n}", f"recorded player {action['player']}, the engine says {g.turn}")
+        if action.get("late") and action["table"]:
+            raise fail(f"turn {n}", "recorded late (a pass) with a table")
         try:
             move = u.move_of_text(action["table"])
         except u.CellsFormatError as e:

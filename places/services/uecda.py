@@ -37,6 +37,7 @@ from places.engine.uecda_log import (
     LogError,
     LogReader,
     Refereed,
+    Skipped,
     TndhmsLog,
     referee,
 )
@@ -67,8 +68,9 @@ class Imported:
     place: Place
     games: int
     turns: int
-    #: The games the engine did not replay as logged (only with ``keep_going``).
-    left_out: list[Disagreement] = field(default_factory=list)
+    #: The games not imported (only with ``keep_going``): those the reader could not
+    #: read (a garbled line, tndhms's overflow) and those the engine plays otherwise.
+    left_out: list[Disagreement | Skipped] = field(default_factory=list)
 
 
 def store_finished_games(
@@ -160,7 +162,7 @@ def _text(log: BinaryIO, digest: hashlib._Hash) -> Iterator[str]:  # (hashlib na
             raise errors.Refused(errors.INVALID_LOG, f"line {number}: not UTF-8 text") from None
 
 
-def _refused_games(named: list[Disagreement], count: int, total: int) -> errors.Refused:
+def _refused_games(named: list[Disagreement | Skipped], count: int, total: int) -> errors.Refused:
     """``LOG_DISAGREES`` for ``count`` disagreements, the first of them ``named``."""
     text = "; ".join(str(d) for d in named[:NAMED_DISAGREEMENTS])
     more = count - NAMED_DISAGREEMENTS
@@ -227,12 +229,13 @@ class _Disagrees(Exception):
     """A game the engine plays otherwise, found while writing: what is written is undone."""
 
 
-def _read_header(log: BinaryIO) -> tuple[TndhmsLog, int, str]:
-    """The first reading of a log: every line checked, the games counted and let go.
-    Returns the header (as a log without games), the games and the log's digest (the
-    SHA-256 of its bytes: what tells one log from another)."""
+def _read_header(log: BinaryIO, keep_going: bool) -> tuple[TndhmsLog, int, str]:
+    """The first reading of a log: every line checked, the games counted and let go (a
+    game that cannot be read refuses the log, unless ``keep_going``). Returns the header
+    (as a log without games), the games and the log's digest (the SHA-256 of its bytes:
+    what tells one log from another)."""
     digest = hashlib.sha256()
-    reader = LogReader(_text(log, digest))
+    reader = LogReader(_text(log, digest), keep_going)
     try:
         for _ in reader.games():
             pass
@@ -254,7 +257,9 @@ def import_tndhms_log(
     ``log`` is a file opened in binary (or its bytes), read twice from its start, a line
     at a time: memory stays a few hundred games' whatever the log's length. The first
     reading checks every line: a malformed or cut log is ``INVALID_LOG`` naming the line,
-    at the first such line; a log imported before, ``ALREADY_IMPORTED``. The second
+    at the first such line (with ``keep_going``, a game with a garbled line is left out
+    and named, tndhms's overflow said so; the log's shape must hold); a log imported
+    before, ``ALREADY_IMPORTED``. The second
     referees each game with the engine and writes it, all in one transaction: a game
     the engine does not replay as logged refuses the whole log (``LOG_DISAGREES``,
     naming the game, the turn and what each says) and nothing is kept, unless
@@ -263,7 +268,7 @@ def import_tndhms_log(
     """
     if isinstance(log, bytes):
         log = io.BytesIO(log)
-    header, total, digest = _read_header(log)
+    header, total, digest = _read_header(log, keep_going)
     before = Place.objects.filter(imported_from=digest).values_list("id", flat=True).first()
     if before is not None:
         raise errors.Refused(errors.ALREADY_IMPORTED, f"this log was imported as place {before}")
@@ -273,7 +278,7 @@ def import_tndhms_log(
     if problems:
         raise errors.Refused(errors.INVALID_PLACE, "; ".join(problems))
     now = timezone.now()
-    disagreements: list[Disagreement] = []
+    disagreements: list[Disagreement | Skipped] = []
     count = agreed = turns = 0
     try:
         with transaction.atomic():
@@ -281,10 +286,10 @@ def import_tndhms_log(
             place = players = head = None
             part: list[Refereed] = []
             again = hashlib.sha256()
-            reader = LogReader(_text(log, again))
+            reader = LogReader(_text(log, again), keep_going)
             for done in referee(header, games=reader.games()):
                 count += 1
-                if isinstance(done, Disagreement):
+                if isinstance(done, Disagreement | Skipped):
                     if keep_going or len(disagreements) < NAMED_DISAGREEMENTS:
                         disagreements.append(done)
                 else:

@@ -25,7 +25,7 @@ import logging
 import random
 import socket
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 
 from bots.strategies import UecdaStrategy, UecdaView, uecda_give
 from places.engine import uecda as u
@@ -358,8 +358,10 @@ def game_record(
     drawn: bool,
     head: dict,
     seed: str,
+    late: Collection[int] = (),
 ) -> dict:
-    """The game's version 2 record, by the importer's recorder: the game as tndhms logs it."""
+    """The game's version 2 record, by the importer's recorder: the game as tndhms logs it;
+    ``late``: the turns whose move came past the time limit (:class:`MoveClock`)."""
     logged = LoggedGame(
         number=deal.game_no - 1,
         line=0,
@@ -384,7 +386,9 @@ def game_record(
         outcomes=outcomes,
         revolution=g.revolution,
     )
-    return record_of_logged(TndhmsLog(header={}, names=tuple(names)), done, head, seed or None)
+    return record_of_logged(
+        TndhmsLog(header={}, names=tuple(names)), done, head, seed or None, late
+    )
 
 
 async def play_match(
@@ -487,6 +491,7 @@ async def play_match(
         hands = g.hands
         plays: list[Submission] = []
         outcomes: list[u.Outcome] = []
+        late: list[int] = []  # the turns past the time limit: passes, marked in the record
         drawn = False
         shown_ranks = None if first else w.rank_cells(mibun)
         while True:
@@ -500,6 +505,8 @@ async def play_match(
             else:
                 data = await clock.read(s, p)  # its read flushes what it is owed
                 move = PASS_MOVE if data is None else w.move_of_bytes(data, s.native)
+                if data is None:
+                    late.append(len(plays) + 1)
             before = g
             g, done = u.submit(g, p, move)
             plays.append(Submission(p, move.text(), move.ones, move.twos))
@@ -526,7 +533,9 @@ async def play_match(
         match = u.finish_game(match, deal, g)
         if watch is not None:
             watch.ended(match)
-        record = game_record(names, deal, exchanges, hands, plays, outcomes, g, drawn, head, seed)
+        record = game_record(
+            names, deal, exchanges, hands, plays, outcomes, g, drawn, head, seed, late
+        )
         result = on_game(game_no, record)
         if result is not None:
             flush_all()  # the clients read the game's last tables while it is stored

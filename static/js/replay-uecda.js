@@ -77,7 +77,7 @@
     const rows = [deal];
     rec.actions.forEach((a, i) => {
       const f = P[i + 1];
-      const tr = el("tr", `verdict-${a.verdict}${a.reset ? " reset" : ""}`);
+      const tr = el("tr", `verdict-${a.verdict}${a.late ? " late" : ""}${a.reset ? " reset" : ""}`);
       tr.dataset.at = i + 1;
       tr.dataset.turn = a.turn;
       const go = el("button", "move-go", String(a.turn));
@@ -90,7 +90,8 @@
       if (a.verdict === "play") cards.append(cardTexts(tableCards(f.table)));
       else if (a.verdict === "rejected") cards.append(el("code", "", a.table));
       const result = el("td");
-      if (a.verdict === "pass") result.append(el("span", "badge pill-pass", T.passed));
+      if (a.late) result.append(el("span", "badge pill-miss", T.timeout));
+      else if (a.verdict === "pass") result.append(el("span", "badge pill-pass", T.passed));
       else if (a.verdict === "rejected") result.append(el("span", "badge pill-miss", T.rejected_short));
       else if (f.lock && f.event.locks) result.append(el("span", "badge badge-lock", fmt(T.lock, { suits: f.lock.map((s) => SUIT_SYMBOLS[s]).join("") })));
       tr.append(num, who, cards, result, el("td", "num", "–"));

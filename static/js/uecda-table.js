@@ -139,11 +139,12 @@ window.UecdaTable = (cfg, names) => {
     return badge;
   }
 
-  // ``a``: the submission, {player, table} (its cells as text).
+  // ``a``: the submission, {player, table, late} (its cells as text; late: past the time limit).
   function actionLine(a, f) {
     const line = el("span");
     const name = el("b", "", nameOf(a.player));
     if (f.event.verdict === "play") line.append(name, " ", cardTexts(tableCards(f.table)));
+    else if (a.late) line.append(fmt(T.timed_out, { name: nameOf(a.player) }));
     else if (f.event.verdict === "pass") line.append(fmt(T.passes, { name: nameOf(a.player) }));
     else line.append(fmt(T.rejected, { name: nameOf(a.player), cells: a.table }));
     if (f.event.rank) line.append(` · ${rankName(f.event.rank)}`);

@@ -16,7 +16,11 @@ from places.engine.tndhms_random import TndhmsRandom
 from places.engine.uecda_log import (
     Disagreement,
     LogError,
+    LoggedGame,
+    LogReader,
     Refereed,
+    Skipped,
+    overflowed,
     parse_log,
     referee,
 )
@@ -183,3 +187,70 @@ def test_two_cards_swapped_between_hands_are_not_the_deal_of_the_seed():
     bad = [r for r in refereed(lines) if isinstance(r, Disagreement)]
     assert (bad[0].game, bad[0].turn) == (5, 0)
     assert bad[0].log_says.startswith("player 0 is dealt")
+
+
+# -- tndhms's logger overflow, and --keep-going ---------------------------------------------
+
+#: A real log of tndhms 0.37 (FLAG_LOGGER), 200 games of four stock clients 0.21 and a client
+#: submitting random subsets of its hand (most rejected, each logged): five of its games
+#: (32, 73, 102, 137, 163) take more than the logger's 1,000-byte play buffer, so their
+#: change_cards lines are the tails of their plays (docs/rules.md "UECda").
+OVERFLOW = Path(__file__).parent / "data" / "tndhms-overflow-200.log"
+OVERFLOWED = [32, 73, 102, 137, 163]
+
+
+def overflow_lines() -> list[str]:
+    return OVERFLOW.read_text(encoding="ascii").splitlines(keepends=True)
+
+
+def kept_going(lines: list[str]) -> list[Refereed | Disagreement | Skipped]:
+    header = LogReader(lines, keep_going=True)
+    for _ in header.games():
+        pass
+    return list(referee(header.log, games=LogReader(lines, keep_going=True).games()))
+
+
+def test_a_game_past_tndhms_s_play_buffer_is_named_as_its_overflow():
+    with pytest.raises(LogError, match="^line 249: tndhms's logger overflowed: the game's plays "
+                       "take 1118 bytes, more than its 1000-byte buffer"):  # fmt: skip
+        parse_log(overflow_lines())
+
+
+def test_keep_going_skips_the_overflowed_games_and_referees_the_others():
+    results = kept_going(overflow_lines())
+    skipped = [r for r in results if isinstance(r, Skipped)]
+    assert [s.number for s in skipped] == OVERFLOWED
+    assert all("change_cards line is the tail of its plays" in s.reason for s in skipped)
+    # the games after them follow on from their results, points and seats: all agree
+    assert [r for r in results if isinstance(r, Disagreement)] == []
+    assert sum(isinstance(r, Refereed) for r in results) == 195
+
+
+def test_the_overflow_is_the_play_line_from_byte_1000_on():
+    line = next(x for x in overflow_lines() if x.startswith("%00102%play%"))
+    play = line.rstrip("\n").split("% ", 1)[1]  # as written: from the space that begins it
+    assert len(play) == 1010
+    assert overflowed(play, play[1000:])
+    assert overflowed(play[:1000], "NULL")  # a buffer exactly full: its tail is empty
+    assert not overflowed(play[:999], "NULL")
+    assert not overflowed(play, play[999:])
+
+
+def test_an_overflow_in_a_rank_period_s_first_game_loses_nothing():
+    """A period's first game has no exchange: its overflowed change_cards line is read as NULL."""
+    lines = overflow_lines()
+    at = next(i for i, x in enumerate(lines) if x.startswith("%00032%mibun%"))
+    lines[at] = "%00032%mibun% 22222\n"
+    game = next(g for g in LogReader(lines, keep_going=True).games() if g.number == 32)
+    assert isinstance(game, LoggedGame) and game.exchange == ()
+
+
+def test_keep_going_skips_a_game_with_a_garbled_line_and_referees_the_next_unchained():
+    lines = fixture_lines()
+    at = next(i for i, x in enumerate(lines) if x.startswith("%00007%seat%"))
+    lines[at] = lines[at].replace("seat% ", "seat% 9")
+    results = kept_going(lines)
+    assert str(results[7]).startswith("game 00007: a garbled line: line ")
+    assert "seat is not five digits" in str(results[7])
+    assert results[7].game is None
+    assert [r for r in results if not isinstance(r, Refereed)] == [results[7]]

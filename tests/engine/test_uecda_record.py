@@ -5,6 +5,7 @@ replay through the engine; an altered record is named where it parts."""
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 from pathlib import Path
 
@@ -78,6 +79,7 @@ def _first_play(record: dict) -> int:
         (lambda r: r.update(ranks=r["ranks"][::-1]), "end"),
         (lambda r: r.update(order="Revolution" if r["order"] == "Normal" else "Normal"), "end"),
         (lambda r: r["actions"].pop(), "end"),
+        (lambda r: r["actions"][_first_play(r)].update(late=True), "turn"),  # late: a pass
     ],
 )
 def test_an_altered_record_is_named_where_it_parts(records, alter, where):
@@ -87,6 +89,22 @@ def test_an_altered_record_is_named_where_it_parts(records, alter, where):
         replay_game(record, records[0]["ranks"])
     assert e.value.game == 2 and e.value.where.startswith(where)
     assert str(e.value).startswith(f"game 2, {where}")
+
+
+def test_a_late_move_is_marked_beside_its_pass_and_old_records_stay_valid(records):
+    """``late`` (a move past the time limit, uecda_match) is optional: the 250 records
+    without it fit the schema (test above); one with it on a pass fits and replays."""
+    head = {"id": 1, "title": "t", "games": 250}
+    log = parse_log(fixture_lines())
+    done = next(itertools.islice(referee(log), 1, None))  # game 2 (the log's 00001)
+    passes = [n for n, a in enumerate(records[1]["actions"], start=1) if a["verdict"] == "pass"]
+    record = record_of_logged(log, done, head, late=passes[:1])
+    marked = [a for a in record["actions"] if "late" in a]
+    assert [(a["turn"], a["late"], a["table"]) for a in marked] == [(passes[0], True, "")]
+    assert list(validator("record-v2.schema.json").iter_errors(record)) == []
+    assert isinstance(replay_game(record, records[0]["ranks"]), Replayed)
+    record["actions"][passes[0] - 1]["late"] = False  # only true is written
+    assert list(validator("record-v2.schema.json").iter_errors(record))
 
 
 def test_a_drawn_game_must_end_in_a_draw(records):

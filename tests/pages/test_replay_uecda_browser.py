@@ -2,7 +2,9 @@
 
 The committed tndhms log is imported into the server's database before it starts;
 the page is opened at a turn where a lock holds the table (game 6, turn 7: ♠J and
-the joker as ♣J on ♠ ♣, locked to ♠♣) and at the end of a 20-pass draw (game 18).
+the joker as ♣J on ♠ ♣, locked to ♠♣), at the end of a 20-pass draw (game 18), and at
+a late move: game 3's first pass marked late in its record as ``uecda_match`` marks a
+move past the time limit (tests/uecda/test_time_limit.py plays one).
 Screenshots go to artifacts/screenshots/replay-uecda-*.png.
 """
 
@@ -16,6 +18,17 @@ from tests.places.test_uecda_import import FIXTURE
 pytestmark = pytest.mark.e2e
 
 
+#: Game 3's first pass made late, as a match past its time limit records it; prints its turn.
+LATE_PASS = """
+from places.models import Game
+game = Game.objects.get(place_id={place}, no=3)
+action = next(a for a in game.record["actions"] if a["verdict"] == "pass")
+action["late"] = True
+game.save(update_fields=["record"])
+print(action["turn"])
+"""
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     from harness.server import Server
@@ -24,6 +37,7 @@ def server(tmp_path_factory):
     s = Server(tmp_path_factory.mktemp("uecda-replay"))
     out = s.manage("import_tndhms_log", str(FIXTURE)).stdout
     s.place_id = int(out.split()[1])
+    s.manage("shell", "-c", LATE_PASS.format(place=s.place_id))
     s.start()
     yield s
     s.stop()
@@ -78,3 +92,16 @@ def test_a_20_pass_draw_ends_the_game_with_drawn_ranks(page, server):
     )
     assert ranks == [1, 2, 3, 4, 5]
     shot(page, "replay-uecda-draw")
+
+
+def test_a_late_move_is_shown_as_out_of_time(page, server):
+    open_replay(page, server, 3)
+    late = page.locator("#moves tr.late")
+    assert late.count() == 1
+    turn = late.get_attribute("data-turn")
+    assert "Time out" in late.text_content()
+    assert page.locator("#moves tr.verdict-pass:not(.late) .pill-pass").count() > 0
+    late.locator(".move-go").click()
+    assert page.eval_on_selector("#replay", "el => el.dataset.turn") == turn
+    assert "ran out of time" in page.locator("#turn-line").text_content()
+    shot(page, "replay-uecda-late")

@@ -31,6 +31,8 @@ from places.services import uecda
 from places.services.profiles import count_place_games, recount
 
 FIXTURE = Path(__file__).resolve().parents[1] / "engine" / "data" / "tndhms-250.log"
+OVERFLOW = FIXTURE.with_name("tndhms-overflow-200.log")
+OVERFLOWED = [32, 73, 102, 137, 163]  # its games past tndhms's play buffer
 #: The log's TOTAL_POINT, players 0-4.
 TOTAL_POINT = [772, 704, 763, 748, 763]
 TURNS = 18302  # submissions in the log's play lines
@@ -101,7 +103,9 @@ def test_the_admin_shows_and_filters_the_rules(admin_client, make_place):
 def test_the_fixture_log_becomes_a_finished_uecda_place(db):
     out, err = run("import_tndhms_log", str(FIXTURE))
     place = Place.objects.get()
-    assert out.startswith(f"place {place.id} 'tndhms 20261126-1134': 250 games, {TURNS} turns")
+    assert out.startswith(
+        f"place {place.id} 'tndhms 20261126-1134': 250 of 250 games, {TURNS} turns"
+    )
     assert "250/250 games" in err  # the progress line, on stderr
     assert (place.rules, place.state, place.game_count, place.rated) == (
         UECDA_NAME,
@@ -174,13 +178,48 @@ def test_keep_going_imports_the_games_that_agree_and_lists_the_others(db, tmp_pa
     bad = tmp_path / "bad.log"
     bad.write_bytes(wrong_player_in_game_3())
     out, _ = run("import_tndhms_log", str(bad), "--keep-going")
-    assert ": 249 games," in out.splitlines()[0]
-    assert out.splitlines()[1] == "1 not imported (the engine plays them otherwise):"
+    assert ": 249 of 250 games," in out.splitlines()[0]
+    assert out.splitlines()[1] == (
+        "1 not imported (a garbled line, or the engine plays them otherwise):"
+    )
     assert out.splitlines()[2].startswith("  game 00003, turn 2: the log says player")
     place = Place.objects.get()
     numbers = list(Game.objects.filter(place=place).values_list("no", flat=True))
     assert 4 not in numbers and len(numbers) == 249
     assert standings.status(place)["games_played"] == 250  # the last game is 250
+
+
+def test_keep_going_imports_a_log_with_tndhms_s_overflow_and_names_each_game_left_out(db, client):
+    """tests/engine/data/tndhms-overflow-200.log: a real tndhms log whose five long games
+    overflowed its logger's play buffer (tests/engine/test_uecda_log.py says how it was made)."""
+    out, _ = run("import_tndhms_log", str(OVERFLOW), "--keep-going")
+    lines = out.splitlines()
+    assert ": 195 of 200 games," in lines[0]
+    assert lines[1] == "5 not imported (a garbled line, or the engine plays them otherwise):"
+    assert [line[:13] for line in lines[2:]] == [f"  game {n:05d}:" for n in OVERFLOWED]
+    assert lines[2] == (
+        "  game 00032: a garbled line: line 249: tndhms's logger overflowed: the game's plays"
+        " take 1118 bytes, more than its 1000-byte buffer (server/src/logger.c), so its"
+        " change_cards line is the tail of its plays and its exchange is lost"
+    )
+    place = Place.objects.get()
+    numbers = set(Game.objects.filter(place=place).values_list("no", flat=True))
+    assert numbers == set(range(1, 201)) - {n + 1 for n in OVERFLOWED}  # the log counts from 0
+    assert Rank.objects.filter(game__place=place).count() == 195 * 5
+    page = client.get(f"/places/{place.id}/results").content.decode()
+    assert "195 of 200 games played" in page
+    assert "These standings cover the 195 games imported of the log's 200" in page
+
+
+def test_without_keep_going_the_overflow_is_named_and_nothing_written(db):
+    with pytest.raises(CommandError, match="^line 249: tndhms's logger overflowed: "):
+        run("import_tndhms_log", str(OVERFLOW))
+    assert nothing_written()
+
+
+def test_a_whole_import_says_nothing_of_games_left_out(db, client):
+    place = uecda.import_tndhms_log(fixture_bytes()).place
+    assert 'id="left-out"' not in client.get(f"/places/{place.id}/results").content.decode()
 
 
 @pytest.mark.parametrize(

@@ -15,9 +15,11 @@ from django.core.management.base import CommandError
 from bots.strategies import UecdaView, resolve_uecda
 from bots.uecda import UecdaClient
 from places.engine import uecda as u
-from places.engine.uecda_record import mask_of_written
+from places.engine.replay import Replayed
+from places.engine.uecda_record import mask_of_written, replay_game
 from places.models import Game, Place
 from places.uecda import wire as w
+from places.wire.record_schema import schema_errors
 from tests.uecda.test_match import check_stored, serve
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -84,6 +86,17 @@ async def test_a_move_past_the_limit_is_a_pass_and_the_client_plays_on(close_thr
     assert len(strategy.late) == 1 and strategy.on_time
     # every play sent on time was judged as sent, in order: the late table was discarded
     assert played(actions) == strategy.on_time
+    # the record marks the late move beside its pass; no other move says late
+    late = [a for a in actions if "late" in a]
+    assert [(a["late"], a["verdict"], a["table"]) for a in late] == [(True, "pass", "")]
+
+    def late_record() -> dict:
+        games = Game.objects.filter(place_id=place_id).order_by("no")
+        return next(g.record for g in games if any("late" in a for a in g.record["actions"]))
+
+    record = await sync_to_async(late_record)()
+    assert schema_errors(record) == []
+    assert isinstance(replay_game(record), Replayed)
 
 
 async def test_the_bank_lets_a_move_run_past_the_limit_while_it_lasts(close_thread_connections):

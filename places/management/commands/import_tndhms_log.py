@@ -2,7 +2,8 @@
 
 Reads a tndhms FLAG_LOGGER log (UECDA.md §7) and makes a finished ``uecda`` place
 of it (``places.services.uecda``): the log checked line by line first (refused at
-its first bad line), then every game refereed by the engine and written, in one
+its first bad line; with ``--keep-going`` a game with a garbled line, such as tndhms's
+logger overflow, is left out and named), then every game refereed by the engine and written, in one
 transaction. The file is read as it goes, never whole: memory stays the same
 whatever its size. Progress goes to stderr, the outcome to stdout.
 """
@@ -24,7 +25,8 @@ class Command(OneLineCommand):
     help = (
         "Make a finished place of a tndhms log (the uecda rules): its players, a record "
         "per game, standings and profiles. Every game is refereed by the engine; a game "
-        "it plays otherwise refuses the whole log unless --keep-going."
+        "it plays otherwise, or one with a garbled line, refuses the whole log unless "
+        "--keep-going."
     )
 
     def add_arguments(self, parser):
@@ -35,7 +37,8 @@ class Command(OneLineCommand):
         parser.add_argument(
             "--keep-going",
             action="store_true",
-            help="import the games the engine agrees with and list the others",
+            help="import the games it can read and the engine agrees with, and list the others"
+            " with the reason",
         )
         parser.add_argument("--title", help="the place's title (default: tndhms and its start)")
 
@@ -68,12 +71,13 @@ class Command(OneLineCommand):
         seconds = time.monotonic() - started
         place = done.place
         self.stdout.write(
-            f"place {place.id} {place.title!r}: {done.games} games, {done.turns} turns"
-            f" imported in {seconds:.1f} s ({'rated' if rated else 'unrated'})"
+            f"place {place.id} {place.title!r}: {done.games} of {place.game_count} games,"
+            f" {done.turns} turns imported in {seconds:.1f} s ({'rated' if rated else 'unrated'})"
         )
         if done.left_out:
             self.stdout.write(
-                f"{len(done.left_out)} not imported (the engine plays them otherwise):"
+                f"{len(done.left_out)} not imported (a garbled line, or the engine plays them"
+                " otherwise):"
             )
             for d in done.left_out:
                 self.stdout.write(f"  {d}")
