@@ -2,7 +2,7 @@
 
 from django.urls import re_path
 
-from places.views import log, pages, profiles, records, replay, staff, tournaments
+from places.views import analysis, log, pages, profiles, records, replay, staff, tournaments
 
 #: A place's id in a path: longer ids overflow the database's integers.
 PLACE_ID = r"(?P<place_id>[0-9]{1,18})"
@@ -22,6 +22,14 @@ urlpatterns = [
         ID + r"games/(?P<game_no>[0-9]{1,9})/record\.json$", records.record, name="game-record"
     ),
     re_path(ID + r"records\.jsonl$", records.records, name="place-records"),
+    re_path(
+        ID + r"games/(?P<game_no>[0-9]{1,9})/analysis\.json$",
+        analysis.analysis,
+        name="game-analysis",
+    ),
+    re_path(
+        ID + r"games/(?P<game_no>[0-9]{1,9})/analyse$", analysis.analyse, name="game-analyse"
+    ),
     # pages (read-only)
     re_path(ID + r"$", pages.live, name="place-live"),
     re_path(ID + r"state\.json$", pages.state, name="place-state"),
