@@ -33,10 +33,3 @@ def game_analysis(place_id: int, game_no: int, *, staff: bool = False) -> GameAn
         )
     return found
 
-
-def accuracy_by_game(place_id: int) -> dict[int, list[float | None]]:
-    """Each analysed game's accuracy by seat (2011) or player (uecda), for the results page."""
-    rows = GameAnalysis.objects.filter(
-        game__place_id=place_id, state=GameAnalysis.State.DONE
-    ).values_list("game__no", "result")
-    return {no: [p["accuracy"] for p in result["players"]] for no, result in rows}
