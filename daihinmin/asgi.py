@@ -19,7 +19,7 @@ from django.conf import settings  # noqa: E402
 from api import fast  # noqa: E402
 from daihinmin.bodies import BodyLimit  # noqa: E402
 from daihinmin.routing import websocket_urlpatterns  # noqa: E402
-from places import dealer, metrics  # noqa: E402
+from places import analyst, dealer, metrics  # noqa: E402
 from places.realtime import broadcast  # noqa: E402
 from places.realtime.auth import SocketHandshake  # noqa: E402
 
@@ -44,4 +44,6 @@ async def application(scope, receive, send):
     metrics.watch_loop_lag()
     if settings.DEALER_AUTOSTART:
         dealer.start()
+    if settings.ANALYST_AUTOSTART:
+        analyst.start()
     return await router(scope, receive, send)

@@ -414,3 +414,17 @@ UECDA_PRACTICE_WAIT = float(env_str("UECDA_PRACTICE_WAIT", "600"))
 DEALER_AUTOSTART = env_bool("DEALER_AUTOSTART", default=True)
 DEALER_LEASE_SECONDS = float(env_str("DEALER_LEASE_SECONDS", "5"))
 DEALER_POLL_SECONDS = float(env_str("DEALER_POLL_SECONDS", "0.2"))
+
+# --- Game analysis (docs/analysis.md) -------------------------------------------
+
+# Each server process runs an analyst thread beside the dealer: it takes queued
+# analyses (or those whose worker's lease ran out) and evaluates their decisions in
+# ANALYSIS_WORKERS processes of its own (0: in the thread itself). Tests turn the
+# thread off and call places.analyst.work_once() themselves.
+ANALYST_AUTOSTART = env_bool("ANALYST_AUTOSTART", default=True)
+ANALYSIS_PLAYOUTS = int(env_str("ANALYSIS_PLAYOUTS", "1000"))
+ANALYSIS_WORKERS = int(env_str("ANALYSIS_WORKERS", "1"))
+ANALYSIS_LEASE_SECONDS = float(env_str("ANALYSIS_LEASE_SECONDS", "60"))
+ANALYST_POLL_SECONDS = float(env_str("ANALYST_POLL_SECONDS", "2"))
+ANALYSES_PER_WINDOW = int(env_str("ANALYSES_PER_WINDOW", "10"))
+ANALYSES_WINDOW = int(env_str("ANALYSES_WINDOW", "3600"))

@@ -115,6 +115,15 @@ TOO_MANY_ADDRESS_PRACTICE_GAMES = _define(
     "too many practice games asked for lately from this address: try again later",
 )
 
+# -- game analysis (docs/analysis.md) ------------------------------------------------------
+NOT_ANALYSED = _define("NOT_ANALYSED", 404, "this game has not been analysed: ask for it on its replay page")
+ANALYSIS_UNDER_WAY = _define(
+    "ANALYSIS_UNDER_WAY", 409, "an analysis asked for by this user is still under way: wait for it"
+)
+TOO_MANY_ANALYSES = _define(
+    "TOO_MANY_ANALYSES", 429, "too many analyses asked for lately: try again later"
+)
+
 # -- the request itself -------------------------------------------------------------------
 BAD_REQUEST = _define("BAD_REQUEST", 400, "the request cannot be read")
 INVALID_PARAMETER = _define("INVALID_PARAMETER", 400, "a parameter has no valid value")

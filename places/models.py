@@ -598,3 +598,40 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.label} ({self.prefix})"
+
+
+class GameAnalysis(models.Model):
+    """A finished game's analysis (``docs/analysis.md``): a job while it is made, then the
+    document. Any server process takes a queued job, or one whose worker's lease ran
+    out (``places/analyst.py``), by compare-and-swap on ``state`` and ``worker``."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
+    state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
+    #: Who asked for it on the replay page (None: the ``analyse`` command).
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    playouts = models.PositiveIntegerField()
+    worker = models.CharField(max_length=100, blank=True, default="")
+    lease_until = models.DateTimeField(null=True, blank=True)
+    done_decisions = models.PositiveIntegerField(default=0)
+    decisions = models.PositiveIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True, editable=False)
+    error = models.TextField(blank=True, default="")
+    requested_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["state", "requested_at"], name="analysis_queue"),
+            models.Index(fields=["requested_by", "requested_at"], name="analysis_by_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"analysis of {self.game} ({self.state})"

@@ -112,6 +112,24 @@ def replay_game(record: Mapping, last_ranks: Sequence[int] | None = None) -> Rep
     return Replayed(game_no, ranks)
 
 
+def starting_hands(record: Mapping) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """A valid record's dealt hands, its hands after the exchange and the seat that leads:
+    where the game's analysis (``places/engine/analysis.py``) starts. Raises
+    :class:`Diverged` as :func:`replay_game` does."""
+    game_no = record["game"]
+
+    def diverged(where: str, message: str) -> Diverged:
+        return Diverged(game_no, where, message)
+
+    players = len(record["players"])
+    try:
+        dealt = _dealt(record["dealt"], players, diverged)
+        hands, last_ranks = _deal_and_exchange(record, players, None, diverged)
+    except CardFormatError as e:
+        raise diverged("deal", str(e)) from None
+    return dealt, hands, first_player(hands, last_ranks)
+
+
 def _deal_and_exchange(
     record: Mapping, players: int, last_ranks: Sequence[int] | None, diverged: Fail
 ) -> tuple[tuple[int, ...], tuple[int, ...] | None]:

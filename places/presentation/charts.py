@@ -250,3 +250,53 @@ def rating_chart(points: list[RatingPoint], width: int = 720, height: int = 260)
         y_ticks=[{"value": v, "y": y(v)} for v in range(low, high + 1, y_step)],
         series=series,
     )
+
+
+def expected_points_chart(analysis: dict, width: int = 720, height: int = 260) -> Chart:
+    """Each player's expected points for the game (the move it played, as the analysis
+    valued it) at each of its judged decisions, over the turns: one polyline a player."""
+    left, right, top, bottom = 48, 16, 16, 40
+    decisions = analysis["decisions"]
+    players = analysis["players"]
+    last_turn = max([d["turn"] for d in decisions] + [1])
+    y_max = rules_named(analysis["rules"]).points_for(1, len(players))
+    plot_w = width - left - right
+    plot_h = height - top - bottom
+
+    def x(turn: int) -> float:
+        return round(left + plot_w * turn / last_turn, 1)
+
+    def y(v: float) -> float:
+        return round(top + plot_h * (1 - v / y_max), 1)
+
+    series = []
+    for p in players:
+        mine = [
+            (d["turn"], d["points"])
+            for d in decisions
+            if d["player"] == p["player"] and d.get("points") is not None
+        ]
+        if not mine:
+            continue
+        series.append(
+            {
+                "name": p["name"],
+                "colour": seat_colour(p["player"]),
+                "points": " ".join(f"{x(t)},{y(v)}" for t, v in mine),
+                "end_x": x(mine[-1][0]),
+                "end_y": y(mine[-1][1]),
+                "total": f"{mine[-1][1]:.2f}",
+            }
+        )
+    x_step = _nice_step(last_turn, 10)
+    return Chart(
+        width,
+        height,
+        left,
+        right,
+        top,
+        bottom,
+        x_ticks=[{"value": v, "x": x(v)} for v in range(0, last_turn + 1, x_step)],
+        y_ticks=[{"value": v, "y": y(v)} for v in range(0, y_max + 1)],
+        series=series,
+    )

@@ -128,3 +128,21 @@ def uecda_live_strings() -> dict[str, str]:
         "live_game": _("Game %(no)s of %(count)s, live · turn %(at)s"),
         "exchanging": _("The exchange: the rich are choosing"),
     }
+
+
+def analysis_strings() -> dict[str, str]:
+    """The words of the replay page's analysis (``static/js/analysis.js``)."""
+    return {
+        "queued": _("Analysis queued…"),
+        "running": _("Analysing: %(done)s of %(decisions)s decisions…"),
+        "failed": _("The analysis failed: %(error)s"),
+        "refused": _("Refused: %(message)s"),
+        "turn": _("Turn %(turn)s: %(name)s"),
+        "forced": _("One legal move: nothing to judge."),
+        "miss": _("A miss or a timeout: not judged."),
+        "played": _("played"),
+        "best": _("best"),
+        "pass": _("pass"),
+        "loss": _("loss %(loss)s"),
+        "none": _("Step to a turn to see its candidates."),
+    }

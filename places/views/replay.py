@@ -14,10 +14,12 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
 from places.engine.rules import UECDA_NAME
-from places.models import PLAYERS_PER_PLACE, Place
+from places.models import PLAYERS_PER_PLACE, GameAnalysis, Place
 from places.presentation.cards import seat_colour
+from places.presentation.charts import expected_points_chart
 from places.presentation.replay_uecda import positions
-from places.presentation.strings import replay_strings, uecda_replay_strings
+from places.presentation.strings import analysis_strings, replay_strings, uecda_replay_strings
+from places.reads.analysis import status_of
 from places.reads.disclosure import disclosure
 from places.reads.records import game_record
 from places.views import is_staff, read_only
@@ -51,8 +53,26 @@ def replay(request: HttpRequest, place_id: str, game_no: str) -> HttpResponse:
                 positions=positions(record),
                 strings={**config["strings"], **uecda_replay_strings()},
             )
+    analysis = None
+    if game <= finished:
+        analysis = GameAnalysis.objects.filter(game__place=place, game__no=game).first()
+        config.update(
+            analysis_url=reverse("game-analysis", args=[place.id, game]),
+            analyse_url=reverse("game-analyse", args=[place.id, game]),
+            analysis_strings=analysis_strings(),
+        )
+    done = analysis is not None and analysis.state == GameAnalysis.State.DONE
+    if done:
+        config["analysis"] = analysis.result
     context = {
         "title": f"{place.title} · game {game} · daihinmin",
+        "analysis": analysis.result if done else None,
+        "analysis_status": None if analysis is None or done else status_of(analysis),
+        "analysis_chart": expected_points_chart(analysis.result) if done else None,
+        "analysis_players": [
+            {**p, "marks": " / ".join(str(p["marks"][m]) for m in ("?!", "?", "??"))}
+            for p in (analysis.result["players"] if done else [])
+        ],
         "place": place,
         "game": game,
         "finished": game <= finished,

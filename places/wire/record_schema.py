@@ -14,6 +14,7 @@ from jsonschema import Draft202012Validator
 
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "docs" / "record.schema.json"
 SCHEMA_V2_PATH = SCHEMA_PATH.with_name("record-v2.schema.json")
+ANALYSIS_SCHEMA_PATH = SCHEMA_PATH.with_name("analysis.schema.json")
 
 
 def schema(version: int = 1) -> dict:
@@ -40,3 +41,16 @@ def schema_errors(record: object) -> list[str]:
     each as ``where: what``; [] if valid."""
     found = validator(record_version(record)).iter_errors(record)
     return [f"{e.json_path}: {e.message}" for e in found]
+
+
+@cache
+def analysis_validator() -> Draft202012Validator:
+    """The validator of ``docs/analysis.schema.json``: a game's analysis document."""
+    document = json.loads(ANALYSIS_SCHEMA_PATH.read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(document)
+    return Draft202012Validator(document)
+
+
+def analysis_errors(document: object) -> list[str]:
+    """What makes ``document`` no analysis (``docs/analysis.schema.json``); [] if valid."""
+    return [f"{e.json_path}: {e.message}" for e in analysis_validator().iter_errors(document)]

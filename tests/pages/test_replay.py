@@ -40,7 +40,11 @@ def test_the_page_of_a_finished_game_reads_that_game_s_record(client, finished_p
 def test_the_page_holds_no_card_of_the_game_itself(client, finished_place):
     response = client.get(f"/places/{finished_place.id}/games/1/replay")
     cfg = config(response)
-    assert set(cfg) == {"place", "game", "record_url", "colours", "strings", "schema"}
+    assert set(cfg) == {
+        "place", "game", "record_url", "colours", "strings", "schema",
+        # the analysis's routes and words (no analysis yet: none of its cards)
+        "analysis_url", "analyse_url", "analysis_strings",
+    }  # fmt: skip
     assert cfg["schema"] == record_schema.schema()  # what a dropped file is checked against
     text = response.content.decode().replace(" ", "")
     assert "data-card=" not in text and '"dealt":[' not in text  # the script reads the record

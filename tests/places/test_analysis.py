@@ -1,0 +1,175 @@
+"""Game analysis (docs/analysis.md): ``manage.py analyse`` on a seeded place of each rules
+profile, the jobs the replay page queues (taken again after a dead worker's lease), and
+``analysis.json``: served valid against its schema, never for a game in play or held back."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import Client
+from django.utils import timezone
+
+from places import analyst, errors, services
+from places.models import Game, GameAnalysis, Place
+from places.services import uecda
+from places.services.analysis import request_analysis
+from places.wire.record_schema import analysis_errors
+
+from .drive import play_out
+from .test_records import play_until
+from .test_uecda_import import fixture_bytes
+
+pytestmark = pytest.mark.django_db
+
+PLAYOUTS = "20"
+
+
+def analysed(place_id: int, games: str) -> tuple[str, str]:
+    out, err = StringIO(), StringIO()
+    call_command(
+        "analyse",
+        str(place_id),
+        "--games",
+        games,
+        "--playouts",
+        PLAYOUTS,
+        "--workers",
+        "1",
+        stdout=out,
+        stderr=err,
+    )
+    return out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def finished_2011(make_place) -> Place:
+    place = make_place(game_count=2, seed="analysis")
+    services.start_place(place.id)
+    play_out(place.id)
+    return place
+
+
+@pytest.fixture
+def imported(db) -> Place:
+    return uecda.import_tndhms_log(fixture_bytes()).place
+
+
+def test_analyse_a_2011_place(client, finished_2011):
+    out, err = analysed(finished_2011.id, "1-2")
+    assert out.count("\n") == 2 and out.startswith("game 1: ")
+    assert "analyse game 2: " in err and "decisions" in err  # the progress bar
+    document = client.get(f"/places/{finished_2011.id}/games/2/analysis.json").json()
+    assert analysis_errors(document) == []
+    assert document["rules"] == "daihinmin-2011" and document["playouts"] == 20
+    judged = [d for d in document["decisions"] if "candidates" in d]
+    assert judged and all(d["loss"] >= 0 for d in judged if d["loss"] is not None)
+    assert [p["name"] for p in document["players"]] == [
+        s.name for s in finished_2011.players.order_by("seat")
+    ]
+
+
+def test_analyse_a_uecda_place_is_seeded(client, imported):
+    analysed(imported.id, "3")
+    first = client.get(f"/places/{imported.id}/games/3/analysis.json").json()
+    assert analysis_errors(first) == [] and first["rules"] == "uecda"
+    marked = [d for d in first["decisions"] if d.get("mark")]
+    assert all(d["loss"] >= 0.2 for d in marked)
+    player = first["players"][0]
+    assert player["total_loss"] == pytest.approx(
+        sum(
+            d["loss"] for d in first["decisions"] if d["player"] == 0 and d.get("loss") is not None
+        ),
+        abs=1e-3,
+    )
+    analysed(imported.id, "3")  # again: the same numbers
+    assert client.get(f"/places/{imported.id}/games/3/analysis.json").json() == first
+
+
+@pytest.fixture
+def twins(make_place) -> tuple[Place, Place]:
+    """Two places dealt by one seed: the first played out, the second in its second game."""
+    first = make_place(game_count=2, seed="twin")
+    second = make_place(game_count=2, seed="twin", pace=None)
+    services.start_place(first.id)
+    play_out(first.id)
+    services.start_place(second.id)
+    play_until(second.id, 2)
+    return first, second
+
+
+@pytest.fixture
+def member(db) -> Client:
+    client = Client()
+    client.force_login(get_user_model().objects.create_user("analyst-user", password="pw-12345"))
+    return client
+
+
+def refused(response, code: errors.Code) -> None:
+    assert response.status_code == code.status
+    assert response.json()["error"]["code"] == code
+
+
+def test_a_held_back_game_s_analysis_is_refused(client, member, twins):
+    first, _ = twins
+    analysed(first.id, "1-2")  # the operator may analyse it: staff see every game
+    assert client.get(f"/places/{first.id}/games/1/analysis.json").status_code == 200
+    refused(client.get(f"/places/{first.id}/games/2/analysis.json"), errors.HELD_BACK)
+    GameAnalysis.objects.filter(game__place=first, game__no=2).delete()
+    refused(member.post(f"/places/{first.id}/games/2/analyse"), errors.HELD_BACK)
+    assert not GameAnalysis.objects.filter(game__place=first, game__no=2).exists()
+
+
+def test_a_game_in_play_is_never_analysed(client, member, twins):
+    _, second = twins
+    assert Game.objects.get(place=second, no=2).status == Game.RUNNING
+    refused(client.get(f"/places/{second.id}/games/2/analysis.json"), errors.NOT_FOUND)
+    refused(member.post(f"/places/{second.id}/games/2/analyse"), errors.NOT_FOUND)
+    with pytest.raises(errors.Refused) as caught:
+        request_analysis(
+            get_user_model().objects.get(username="analyst-user").pk, second.id, 2, staff=True
+        )
+    assert caught.value.code == errors.NOT_FOUND
+    assert not GameAnalysis.objects.filter(game__place=second).exists()
+
+
+def test_the_replay_page_s_job_is_taken_again_after_a_dead_worker_s_lease(
+    client, member, imported, settings
+):
+    settings.ANALYSIS_PLAYOUTS = 20
+    base = f"/places/{imported.id}/games"
+    refused(client.post(f"{base}/4/analyse"), errors.NOT_LOGGED_IN)
+    queued = member.post(f"{base}/4/analyse")
+    assert queued.status_code == 202 and queued.json()["state"] == "queued"
+    assert client.get(f"{base}/4/analysis.json").status_code == 202
+    # one at a time per user
+    refused(member.post(f"{base}/5/analyse"), errors.ANALYSIS_UNDER_WAY)
+
+    job = analyst.claim("dead-process")  # a process claims it, then dies
+    assert job is not None and job.state == GameAnalysis.State.RUNNING
+    assert analyst.work_once("live-process") is False  # its lease holds
+    GameAnalysis.objects.filter(pk=job.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
+    assert analyst.work_once("live-process") is True  # taken again, made
+    done = GameAnalysis.objects.get(pk=job.pk)
+    assert done.state == GameAnalysis.State.DONE and done.worker == "live-process"
+    assert done.done_decisions == done.decisions > 0
+    assert analyst.run(job, "dead-process") is False  # the dead worker's work is void
+    document = client.get(f"{base}/4/analysis.json").json()
+    assert analysis_errors(document) == [] and document == done.result
+
+
+def test_analyses_a_user_asks_for_are_bounded_per_window(member, imported, settings):
+    settings.ANALYSIS_PLAYOUTS = 20
+    settings.ANALYSES_PER_WINDOW = 1
+    base = f"/places/{imported.id}/games"
+    assert member.post(f"{base}/6/analyse").status_code == 202
+    assert analyst.work_once("worker")
+    again = member.post(f"{base}/6/analyse")  # done: the analysis there is
+    assert again.status_code == 200 and again.json()["state"] == "done"
+    response = member.post(f"{base}/7/analyse")
+    refused(response, errors.TOO_MANY_ANALYSES)
+    assert 1 <= int(response["Retry-After"]) <= 3600
+    assert not GameAnalysis.objects.filter(game__no=7).exists()
