@@ -13,15 +13,14 @@ keep the interpreter.
 from __future__ import annotations
 
 import logging
-import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import close_old_connections
 from django.db.models import Q
 from django.utils import timezone
 
+from places import background
 from places.engine.analysis import analyse
 from places.leases import DRIVER_ID
 from places.models import GameAnalysis
@@ -31,9 +30,6 @@ logger = logging.getLogger(__name__)
 
 State = GameAnalysis.State
 
-_thread: threading.Thread | None = None
-_stop = threading.Event()
-_start_lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
 
 
@@ -114,31 +110,15 @@ def _process_pool() -> ProcessPoolExecutor | None:
     return _pool
 
 
-def _loop() -> None:
-    logger.info("analyst %s started", DRIVER_ID)
-    while not _stop.is_set():
-        try:
-            worked = work_once(DRIVER_ID, _process_pool())
-        except Exception:
-            logger.exception("analyst: round failed")
-            close_old_connections()
-            worked = False
-        if not worked:
-            _stop.wait(settings.ANALYST_POLL_SECONDS)
+def one_round() -> float:
+    """One round of the analyst's thread: a job made now, or a wait for the next poll."""
+
+    def round_body() -> float:
+        return 0.0 if work_once(DRIVER_ID, _process_pool()) else settings.ANALYST_POLL_SECONDS
+
+    return background.sound_round("analyst", round_body, logger)
 
 
-def start() -> None:
-    """Start this process's analyst thread once (idempotent)."""
-    global _thread
-    with _start_lock:
-        if _thread is not None and _thread.is_alive():
-            return
-        _stop.clear()
-        _thread = threading.Thread(target=_loop, name="analyst", daemon=True)
-        _thread.start()
-
-
-def stop() -> None:
-    _stop.set()
-    if _thread is not None:
-        _thread.join(timeout=5)
+_worker = background.Worker("analyst", one_round)
+start = _worker.start
+stop = _worker.stop

@@ -13,26 +13,18 @@ the schedule under the place's row lock.
 from __future__ import annotations
 
 import logging
-import threading
 from datetime import datetime
 
 from django.conf import settings
-from django.db import close_old_connections, connection
 from django.db.models import Q
 from django.utils import timezone
 
-from daihinmin.postgresql.base import drop_closed
-from places import logs, metrics, services
+from places import background, logs, metrics, services
 from places.leases import DRIVER_ID, lease_length
 from places.models import Place
 from places.realtime import wake
 
 logger = logging.getLogger(__name__)
-
-_thread: threading.Thread | None = None
-_stop = threading.Event()
-_start_lock = threading.Lock()
-
 
 def poll_seconds() -> float:
     return float(getattr(settings, "DEALER_POLL_SECONDS", 0.2))
@@ -129,48 +121,16 @@ def tick(driver: str = DRIVER_ID) -> int:
     return moved
 
 
-#: Seconds the dealer waits after a round that failed.
-FAILED_ROUND_DELAY = 1.0
-
-
 def one_round() -> float:
-    """One round of the dealer's thread; returns how long to wait for the next.
+    """One round of the dealer's thread; returns how long to wait for the next."""
 
-    The thread keeps its database connection (reconnecting after a failure, and
-    before a round when the server closed it): a connection per round would cost
-    more than the round.
-    """
-    try:
-        drop_closed()
+    def round_body() -> float:
         tick()
         return next_wakeup()
-    except Exception:
-        logger.exception("dealer: round failed")
-        close_old_connections()
-        if connection.connection is not None and not connection.is_usable():
-            connection.close()
-        return FAILED_ROUND_DELAY
+
+    return background.sound_round("dealer", round_body, logger)
 
 
-def _loop() -> None:
-    logger.info("dealer %s started", DRIVER_ID)
-    while not _stop.is_set():
-        wake.wait(one_round())
-
-
-def start() -> None:
-    """Start this process's dealer thread once (idempotent)."""
-    global _thread
-    with _start_lock:
-        if _thread is not None and _thread.is_alive():
-            return
-        _stop.clear()
-        _thread = threading.Thread(target=_loop, name="dealer", daemon=True)
-        _thread.start()
-
-
-def stop() -> None:
-    _stop.set()
-    wake.dealer()
-    if _thread is not None:
-        _thread.join(timeout=5)
+_worker = background.Worker("dealer", one_round, sleep=wake.wait, interrupt=wake.dealer)
+start = _worker.start
+stop = _worker.stop

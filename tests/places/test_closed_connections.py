@@ -1,6 +1,6 @@
 """Database connections the server closed (``pg_terminate_backend``, a restart) are found
 before they are used and replaced (``daihinmin/postgresql/base.py``): by the pool before
-it lends one, by the database threads before a job, by the dealer before a round; at
+it lends one, by the database threads before a job, by the dealer and the analyst before a round; at
 no round trip. Only the test database's own connections are terminated here."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from django.db import connection
 from django.test import Client
 
 from daihinmin.postgresql.base import closed_by_server, drop_closed
-from places import dealer, services
+from places import analyst, background, dealer, services
 from places.realtime import db_thread
 from tests.api.helpers import login
 from tests.needs import need
@@ -92,7 +92,18 @@ def test_the_dealer_goes_on_with_the_round_after_its_connection_was_closed(make_
     assert dealer.one_round() is not None  # its connection now kept
     terminate([backend_pid()])
     with caplog.at_level(logging.ERROR, logger="places.dealer"):
-        assert dealer.one_round() != dealer.FAILED_ROUND_DELAY
+        assert dealer.one_round() != background.FAILED_ROUND_DELAY
+    assert "round failed" not in caplog.text
+
+
+def test_the_analyst_goes_on_polling_after_its_connection_was_closed(caplog, settings):
+    """Its idle polls kept a connection too: a dead one failed the next poll (in CI's
+    ``test_every_database_connection_killed_mid_place_nothing_fails_after``)."""
+    settings.ANALYSIS_WORKERS = 0
+    assert analyst.one_round() == settings.ANALYST_POLL_SECONDS  # no job; connection kept
+    terminate([backend_pid()])
+    with caplog.at_level(logging.ERROR, logger="places.analyst"):
+        assert analyst.one_round() == settings.ANALYST_POLL_SECONDS
     assert "round failed" not in caplog.text
 
 

@@ -117,6 +117,7 @@ def test_a_post_over_a_socket_is_two_round_trips_with_its_session_check(counted)
     client = Client(HTTP_HOST="127.0.0.1")
     login(client, player.name, running)
     socket = PlaceConsumer()
+    socket.scope = {"session_key": session_cookie(client), "client": ["127.0.0.1", 50000]}
     socket.place_id = running
     socket._session = SocketSession(session_cookie(client))
     assert "cards" in socket._act("get_hand", {})  # Django's check, once
