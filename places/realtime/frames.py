@@ -11,7 +11,8 @@ Spectators of one stream share a :class:`Stream`: an event is one frame for all
 of them, and their frames leave together, one write a socket a flush. A flush is
 paced by what the last one cost: the writes to a crowd take at most a share of
 the server's time (``WS_FLUSH_SHARE``), however fast events come, while a few
-sockets are written at once.
+sockets are written at once; and it writes in slices of the loop's turns
+(``SLICE_SECONDS``), so that no request waits behind a whole crowd's writes.
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ from django.conf import settings
 from twisted.internet import tcp
 
 logger = logging.getLogger(__name__)
+
+#: The most of one turn of the loop a flush writes for: then the loop runs what else waits
+#: (requests, the sender) and the flush goes on.
+SLICE_SECONDS = 0.005
 
 
 def text_frame(text: str) -> bytes:
@@ -105,6 +110,9 @@ class Stream:
         #: The loop a flush is scheduled on (a loop that closed first never runs it).
         self.scheduled_on: asyncio.AbstractEventLoop | None = None
         self.ready_at = 0.0  # loop time before which no flush starts
+        #: A flush is writing its snapshot out: the next one waits until it is done, so
+        #: that each socket gets its frames in order.
+        self.writing = False
 
     def join(self, socket: Any) -> None:
         self.sockets[socket] = len(self.frames)
@@ -117,30 +125,55 @@ class Stream:
         if not self.sockets:
             return True
         self.frames.append(text_frame(self.frame_text(message)))
-        loop = asyncio.get_running_loop()
+        if not self.writing:  # else the flush that writes schedules the next when done
+            self._schedule(asyncio.get_running_loop())
+        return True
+
+    def _schedule(self, loop: asyncio.AbstractEventLoop) -> None:
         if self.scheduled_on is not loop:
             self.scheduled_on = loop
             loop.call_later(max(self.seconds(), self.ready_at - loop.time()), self.flush)
-        return True
 
     def flush(self) -> None:
+        """Write each socket what it is owed: a snapshot of the frames, written out over
+        as many turns of the loop as it takes (:meth:`_write_out`)."""
         self.scheduled_on = None
         frames, self.frames = self.frames, []
-        sockets = list(self.sockets.items())
+        owed = list(self.sockets.items())
         for socket in self.sockets:
             self.sockets[socket] = 0
+        self.writing = True
+        self._write_out(frames, owed, {}, 0.0)
+
+    def _write_out(
+        self, frames: list[bytes], owed: list[tuple[Any, int]], joined: dict, spent: float
+    ) -> None:
+        """Write the sockets in ``owed`` for at most ``SLICE_SECONDS``, then go on at the
+        loop's next turn: a crowd owed megabytes each (a place at pace 0 ending in one
+        change) took half a second of one turn, and every request waited behind it.
+        ``joined``: by first frame owed, the bytes (all sockets but the newest share one)."""
+        loop = asyncio.get_running_loop()
         started = time.thread_time()  # the server's CPU, not the time others took it
-        joined: dict[int, bytes] = {}  # by first frame owed: all sockets but the newest share one
-        for socket, first in sockets:
+        slice_ends = time.perf_counter() + SLICE_SECONDS
+        while owed:
+            socket, first = owed.pop()
+            if socket not in self.sockets:
+                continue  # it left meanwhile
             data = joined.get(first)
             if data is None:
                 data = joined[first] = b"".join(frames[first:])
-            if not data:
-                continue
-            try:
-                self.write(socket, data)
-            except Exception:  # one broken socket must not stop the others
-                logger.exception("writing to a spectator's socket failed")
-        spent = time.thread_time() - started
+            if data:
+                try:
+                    self.write(socket, data)
+                except Exception:  # one broken socket must not stop the others
+                    logger.exception("writing to a spectator's socket failed")
+            if owed and time.perf_counter() >= slice_ends:
+                spent += time.thread_time() - started
+                loop.call_soon(self._write_out, frames, owed, joined, spent)
+                return
+        spent += time.thread_time() - started
         share = min(1.0, max(settings.WS_FLUSH_SHARE, 1e-3))
-        self.ready_at = asyncio.get_running_loop().time() + spent * (1 / share - 1)
+        self.ready_at = loop.time() + spent * (1 / share - 1)
+        self.writing = False
+        if self.frames:  # what came while it wrote: the next flush, at its pace
+            self._schedule(loop)

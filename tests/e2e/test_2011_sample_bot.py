@@ -28,6 +28,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 from collections import Counter
 
@@ -45,12 +46,15 @@ pytestmark = [
 #: The founding document, in the project's shared folder beside the repository (or
 #: beside the folder of its worktrees).
 SEED = shared_folder() / "seeds" / SEED_NAME
-ARTIFACT = ROOT / "artifacts" / "sample_bot.txt"
+ARTIFACTS = ROOT / "artifacts"
+#: What the sample prints for a read it cannot parse (frames that came together).
+NOT_JSON = "not json\n"
 HOUSE = ["greedy", "shedder", "random", "greedy"]
 GAMES = 3
-#: Seconds between the dealer's steps: each start_turn leaves in a change of its own,
-#: apart from the others (the sample's reader takes one read as one frame).
-PACE = "0.25"
+#: Seconds between the dealer's steps: none, the house bots answer at once, so that the
+#: events between two of the sample's turns leave together (its reader takes one read as
+#: one frame: the stream paces them, ``places/realtime/legacy.py``).
+PACE = "0"
 
 #: The author's part before the flow: what the sample uses and leaves undefined.
 AUTHOR_PREAMBLE = """\
@@ -138,7 +142,23 @@ def servers(tmp_path):
         s.stop()
 
 
-def test_the_founding_documents_sample_bot_plays_a_whole_place_unchanged(servers, tmp_path):
+@pytest.fixture(params=["idle", "busy"])
+def machine(request):
+    """The machine as it is, or busy: two CPU-bound processes beside the server and the bot."""
+    burners = []
+    if request.param == "busy":
+        burners = [
+            subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)
+        ]
+    yield request.param
+    for burner in burners:
+        burner.terminate()
+        burner.wait()
+
+
+def test_the_founding_documents_sample_bot_plays_a_whole_place_unchanged(
+    servers, machine, tmp_path
+):
     site, stream = servers
     players = [
         arg for n in ["sample", "house0", "house1", "house2", "house3"] for arg in ("--player", n)
@@ -194,12 +214,16 @@ def test_the_founding_documents_sample_bot_plays_a_whole_place_unchanged(servers
     its_turns = [e for e in events if e["operation"] == "start_turn" and e["player"] == "sample"]
     outcomes = Counter(outcome for outcome, _ in turns)
     lines = output.rstrip().splitlines()
-    ARTIFACT.parent.mkdir(exist_ok=True)
-    ARTIFACT.write_text(
+    artifact = ARTIFACTS / f"sample_bot_{machine}.txt"
+    ARTIFACTS.mkdir(exist_ok=True)
+    shutil.copyfile(log, ARTIFACTS / f"sample_bot_{machine}.log")  # all of it, to look into
+    artifact.write_text(
         f"the founding document's sample bot, place {place_id} ({GAMES} games, pace {PACE} s, "
+        f"machine {machine}, "
         f"{'two processes, Redis' if stream is not site else 'one process'}):\n"
         f"  turns: {len(turns)} ({dict(outcomes)}); reasons of misses: "
-        f"{dict(Counter(r for o, r in turns if o == 'miss'))}\n"
+        f"{dict(Counter(r for o, r in turns if o == 'miss'))}; frames it could not read "
+        f"(two in one read): {output.count(NOT_JSON)}\n"
         f"  ranks by game: {ranks}; rank counts: {dict(sorted(Counter(ranks).items()))}\n"
         "  its last lines:\n" + "".join(f"    {line}\n" for line in lines[-12:])
     )
@@ -207,6 +231,6 @@ def test_the_founding_documents_sample_bot_plays_a_whole_place_unchanged(servers
     assert events[-1]["operation"] == "end_place"
     assert len(ranks) == GAMES
     assert its_turns and len(turns) == len(its_turns)  # each turn it was given, settled
-    assert outcomes["timeout"] == 0, ARTIFACT.read_text()  # and answered
+    assert outcomes["timeout"] == 0, artifact.read_text()  # and answered
     assert outcomes["play"] > 0
     assert output.count("sample plays") == len(turns)  # by the sample's own thread

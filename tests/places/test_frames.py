@@ -284,3 +284,48 @@ async def test_a_write_to_an_idle_connection_is_one_send_and_the_rest_goes_to_tw
     tls.TLS = True  # never around Twisted's encryption
     frames.send(tls, b"abcdef")
     assert tls.sent == [] and tls.buffered == [b"abcdef"]
+
+
+async def test_a_crowds_flush_lets_the_loop_run_between_its_slices(monkeypatch):
+    """A crowd owed megabytes each (a place at pace 0 ending in one change) took half a
+    second of one turn of the loop: the flush now writes for ``SLICE_SECONDS`` at a time,
+    what came meanwhile waits for the next flush, and each socket's frames stay in order."""
+    crowd = await joined(AllPlacesConsumer, 20, "slice-test")
+    stream = stream_of("slice-test", AllPlacesConsumer)
+    write = stream.write
+    between: list[int] = []  # writes done when another callback of the loop ran
+
+    def slow_write(s, data):  # 2 ms a socket: 40 ms for the crowd, 8 slices at least
+        busy_until = time.perf_counter() + 0.002
+        while time.perf_counter() < busy_until:
+            pass
+        write(s, data)
+
+    monkeypatch.setattr(stream, "write", slow_write)
+    loop = asyncio.get_running_loop()
+
+    def written_so_far() -> int:
+        return sum(len(s._protocol.transport.written) for s in crowd)
+
+    def tick():
+        between.append(written_so_far())
+        if stream.writing or not between[1:]:
+            loop.call_soon(tick)
+
+    stream.write_frame(dict(MESSAGE, seq=1, text='{"n":1}'), {})
+    stream.write_frame(dict(MESSAGE, seq=2, text='{"n":2}'), {})
+    while not stream.writing:
+        await asyncio.sleep(0)
+    tick()
+    stream.write_frame(dict(MESSAGE, seq=3, text='{"n":3}'), {})  # mid-flush
+    for _ in range(500):
+        if all(len(s._protocol.transport.written) == 2 for s in crowd):
+            break
+        await asyncio.sleep(0.01)
+    partial = [n for n in between if 0 < n < len(crowd)]
+    assert len(partial) >= 4, between  # the loop ran between the crowd's writes
+    for s in crowd:
+        first, then = s._protocol.transport.written
+        assert first == text_frame('{"n":1}') + text_frame('{"n":2}')
+        assert then == text_frame('{"n":3}')  # the next flush, after the first
+        s._forget()
