@@ -411,11 +411,14 @@ class Entrant(models.Model):
 
 
 class Rating(models.Model):
-    """A user's rating (openskill's Plackett–Luce): moved by every finished rated game."""
+    """A user's rating in one rule book (openskill's Plackett–Luce): moved by every
+    finished rated game of those rules. A 2011 game and a UECda game are different
+    contests (other points, other rules): each book has its own leaderboard."""
 
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="rating"
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
     )
+    rules = rules_field()
     mu = models.FloatField()
     sigma = models.FloatField()
     games = models.PositiveIntegerField(default=0)
@@ -423,6 +426,9 @@ class Rating(models.Model):
 
     class Meta:
         ordering = ["-mu"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "rules"], name="one_rating_per_user_and_rules")
+        ]
 
     @property
     def ordinal(self) -> float:
@@ -431,7 +437,8 @@ class Rating(models.Model):
 
 
 class RatingChange(models.Model):
-    """A user's rating after one game: the history a profile charts."""
+    """A user's rating after one game (in the rules of the game's place): the history a
+    profile charts."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"

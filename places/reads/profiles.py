@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count
 
 from bots.stats import mean_interval
-from places.engine.rules import rules_named
+from places.engine.rules import DAIHINMIN_2011_NAME, PROFILES, rules_named
 from places.models import (
     PLAYERS_PER_PLACE,
     Game,
@@ -90,6 +90,27 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
+@dataclass(frozen=True)
+class BookRating:
+    """A player's rating in one rule book, and its history."""
+
+    rules: str
+    rating: Rating
+    history: list[RatingPoint]
+
+    def as_dict(self, history: bool = True) -> dict:
+        found = {
+            "mu": round(self.rating.mu, 4),
+            "sigma": round(self.rating.sigma, 4),
+            "ordinal": round(self.rating.ordinal, 4),
+            "games": self.rating.games,
+            "last_played": self.rating.last_played.isoformat(),
+        }
+        if history:
+            found["history"] = [p.as_dict() for p in self.history]
+        return found
+
+
 @dataclass
 class Profile:
     name: str
@@ -110,8 +131,8 @@ class Profile:
     think_ms_mean: float | None = None
     think_ms_p99: float | None = None
     opponents: list[Opponent] = field(default_factory=list)
-    rating: Rating | None = None  # None: no rated game yet
-    rating_history: list[RatingPoint] = field(default_factory=list)
+    #: A rating for each rule book it played rated games in, in the books' order.
+    ratings: list[BookRating] = field(default_factory=list)
     versions: list[VersionResult] = field(default_factory=list)
 
     @property
@@ -128,6 +149,7 @@ class Profile:
 
     def as_dict(self) -> dict:
         """``/users/NAME.json`` (docs/protocol.md, "Profiles")."""
+        book_2011 = next((b for b in self.ratings if b.rules == DAIHINMIN_2011_NAME), None)
         return {
             "name": self.name,
             "house": self.house,
@@ -156,16 +178,10 @@ class Profile:
                 for p in self.places
             ],
             "opponents": [o.as_dict() for o in self.opponents],
-            "rating": None
-            if self.rating is None
-            else {
-                "mu": round(self.rating.mu, 4),
-                "sigma": round(self.rating.sigma, 4),
-                "ordinal": round(self.rating.ordinal, 4),
-                "games": self.rating.games,
-                "last_played": self.rating.last_played.isoformat(),
-            },
-            "rating_history": [p.as_dict() for p in self.rating_history],
+            # the 2011 book's, as before there was a rating per book
+            "rating": None if book_2011 is None else book_2011.as_dict(history=False),
+            "rating_history": [] if book_2011 is None else [p.as_dict() for p in book_2011.history],
+            "ratings": {b.rules: b.as_dict() for b in self.ratings},
             "versions": [v.as_dict() for v in self.versions],
         }
 
@@ -205,9 +221,12 @@ def profile(name: str) -> Profile | None:
         return None
     house = HouseBot.objects.filter(user_id=user_id).values_list("strategy", flat=True).first()
     found = Profile(name=user["username"], house=house)
-    found.rating = Rating.objects.filter(user_id=user_id).first()
-    if found.rating is not None:
-        found.rating_history = history(user_id)
+    held = {r.rules: r for r in Rating.objects.filter(user_id=user_id)}
+    found.ratings = [
+        BookRating(rules, held[rules], history(user_id, rules))
+        for rules in PROFILES
+        if rules in held
+    ]
     found.places = places
     found.versions = versions(user_id)
     totals = ProfileTotals.objects.filter(user_id=user_id).first()

@@ -1,4 +1,5 @@
-"""The ratings as the leaderboard, ``/ratings.json`` and the profiles show them."""
+"""The ratings as the leaderboard, ``/ratings.json`` and the profiles show them: one
+leaderboard and one history per rule book."""
 
 from __future__ import annotations
 
@@ -32,10 +33,11 @@ class RatingRow:
         }
 
 
-def leaderboard() -> list[RatingRow]:
-    """Every rated user, by the ordinal μ − 3σ (best first), then by name."""
+def leaderboard(rules: str) -> list[RatingRow]:
+    """Every user rated in ``rules``, by the ordinal μ − 3σ (best first), then by name."""
     rows = (
-        Rating.objects.annotate(ordinal_value=F("mu") - 3 * F("sigma"))
+        Rating.objects.filter(rules=rules)
+        .annotate(ordinal_value=F("mu") - 3 * F("sigma"))
         .order_by("-ordinal_value", "user__username")
         .values_list("user__username", "mu", "sigma", "games", "last_played")
     )
@@ -70,11 +72,13 @@ class RatingPoint:
         }
 
 
-def history(user_id: int) -> list[RatingPoint]:
-    """The user's rating after each rated game, oldest first."""
+def history(user_id: int, rules: str) -> list[RatingPoint]:
+    """The user's rating in ``rules`` after each rated game, oldest first."""
     return [
         RatingPoint(at, place_id, no, mu, sigma)
-        for at, place_id, no, mu, sigma in RatingChange.objects.filter(user_id=user_id)
+        for at, place_id, no, mu, sigma in RatingChange.objects.filter(
+            user_id=user_id, game__place__rules=rules
+        )
         .order_by("id")
         .values_list("created_at", "game__place_id", "game__no", "mu", "sigma")
     ]

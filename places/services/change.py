@@ -150,7 +150,11 @@ class Change:
                 rows.save(game, ["status", "place_info", "updated_at"])
                 if place.rated:
                     ratings.rate_game(
-                        game.id, [s.user_id for s in self.seats], self.state.game.ranks, self.now
+                        game.id,
+                        place.rules,
+                        [s.user_id for s in self.seats],
+                        self.state.game.ranks,
+                        self.now,
                     )
                 ranks = self.state.game.ranks
                 seat_of = {s.player_id: s.no for s in self.seats}

@@ -6,7 +6,8 @@ where Elo and Glicko would have to split a game into ten pairwise results, and i
 keeps an uncertainty σ beside the skill μ, so a new bot's rating moves fast and a
 settled one slowly. The leaderboard ranks by the conservative ordinal μ − 3σ.
 
-A game is rated inside the change that finishes it (``places/services/change.py``),
+Each rule book has its own ratings (``Rating.rules``): a 2011 game and a UECda game are
+different contests. A game is rated inside the change that finishes it (``places/services/change.py``),
 so a rating never counts a game that did not commit, nor one twice.
 """
 
@@ -28,20 +29,26 @@ def model() -> PlackettLuce:
     return PlackettLuce()
 
 
-def rate_game(game_id: int, user_ids: Sequence[int], ranks: Sequence[int], now: datetime) -> None:
-    """Move the ratings of ``user_ids`` (a game's players) by their ``ranks`` (1 first).
+def rate_game(
+    game_id: int, rules: str, user_ids: Sequence[int], ranks: Sequence[int], now: datetime
+) -> None:
+    """Move the ratings in ``rules`` of ``user_ids`` (a game's players) by their ``ranks``
+    (1 first).
 
     The players' rating rows are locked in user order, so two places finishing
     games with a player in common at once wait for each other and never deadlock.
     """
     m = model()
-    held = _locked(user_ids)
+    held = _locked(rules, user_ids)
     if len(held) < len(user_ids):  # a first rated game: its rows start from the defaults
         Rating.objects.bulk_create(
-            [Rating(user_id=u, mu=m.mu, sigma=m.sigma, last_played=now) for u in user_ids],
+            [
+                Rating(user_id=u, rules=rules, mu=m.mu, sigma=m.sigma, last_played=now)
+                for u in user_ids
+            ],
             ignore_conflicts=True,
         )
-        held = _locked(user_ids)
+        held = _locked(rules, user_ids)
     before = [[m.create_rating([held[u].mu, held[u].sigma])] for u in user_ids]
     after = m.rate(before, ranks=list(ranks))
     with rows.at_once():  # the next game of the same change reads them again
@@ -66,9 +73,11 @@ def rate_game(game_id: int, user_ids: Sequence[int], ranks: Sequence[int], now: 
     )
 
 
-def _locked(user_ids: Sequence[int]) -> dict[int, Rating]:
-    """The players' rating rows, locked in user order, by user."""
+def _locked(rules: str, user_ids: Sequence[int]) -> dict[int, Rating]:
+    """The players' rating rows in ``rules``, locked in user order, by user."""
     return {
         r.user_id: r
-        for r in Rating.objects.select_for_update().filter(user_id__in=user_ids).order_by("user_id")
+        for r in Rating.objects.select_for_update()
+        .filter(rules=rules, user_id__in=user_ids)
+        .order_by("user_id")
     }

@@ -139,7 +139,7 @@ def store_finished_games(
     if place.rated:
         user_ids = [p.user_id for p in players]
         for game_id, r in zip(games, records, strict=True):
-            ratings.rate_game(game_id, user_ids, r["ranks"], now)
+            ratings.rate_game(game_id, place.rules, user_ids, r["ranks"], now)
     return games
 
 

@@ -9,6 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from places import errors
+from places.models import RULES_CHOICES
 from places.presentation.charts import rating_chart
 from places.presentation.profiles import profile_rows
 from places.reads.profiles import profile
@@ -23,7 +24,10 @@ def profile_page(request: HttpRequest, name: str) -> HttpResponse:
     context = {
         "title": f"{found.name} · daihinmin",
         "profile": found,
-        "rating_chart": rating_chart(found.rating_history),
+        "ratings": [
+            (book, dict(RULES_CHOICES)[book.rules], rating_chart(book.history))
+            for book in found.ratings
+        ],
         **profile_rows(found),
     }
     return render(request, "places/profile.html", context)

@@ -7,10 +7,12 @@ Staff make and start tournaments from the admin or the shell
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
 
 from places import errors
+from places.engine.rules import DAIHINMIN_2011_NAME, PROFILES
+from places.models import RULES_CHOICES
 from places.presentation import charts
 from places.reads import ratings
 from places.reads import tournaments as reads
@@ -80,15 +82,38 @@ def standings_csv(request: HttpRequest, tournament_id: str) -> HttpResponse:
     return csv_response(f"tournament-{view.id}-standings.csv", rows)
 
 
+def _rules_asked(request: HttpRequest) -> str:
+    """The rule book a leaderboard is asked for (``?rules=``): the 2011 one unless said."""
+    rules = request.GET.get("rules") or DAIHINMIN_2011_NAME
+    if rules not in PROFILES:
+        raise errors.Refused(errors.INVALID_PARAMETER, "rules: one of " + ", ".join(PROFILES))
+    return rules
+
+
 @read_only
 def leaderboard(request: HttpRequest) -> HttpResponse:
+    try:
+        rules = _rules_asked(request)
+    except errors.Refused as refused:
+        return HttpResponseBadRequest(refused.message)
     return render(
         request,
         "places/ratings.html",
-        {"title": "Ratings · daihinmin", "rows": ratings.leaderboard()},
+        {
+            "title": "Ratings · daihinmin",
+            "rows": ratings.leaderboard(rules),
+            "rules": rules,
+            "books": RULES_CHOICES,
+        },
     )
 
 
 @read_only
 def ratings_json(request: HttpRequest) -> HttpResponse:
-    return json_response({"ratings": [r.as_dict() for r in ratings.leaderboard()]})
+    try:
+        rules = _rules_asked(request)
+    except errors.Refused as refused:
+        return refusal(refused)
+    return json_response(
+        {"ratings": [r.as_dict() for r in ratings.leaderboard(rules)], "rules": rules}
+    )

@@ -76,7 +76,7 @@ def test_the_standings_page_follows_the_tournament_to_its_end(server):
         expect(page.locator("#leaderboard tbody tr")).to_have_count(7)
         shot(page, "leaderboard")
         page.locator("#leaderboard a", has_text=NAMES[0]).click()
-        expect(page.locator("#rating-chart polyline")).to_have_count(2)
+        expect(page.locator("#rating-chart-daihinmin-2011 polyline")).to_have_count(2)
         browser.close()
         assert errors == []
     doc = json.loads(httpx.get(f"{server.url}/tournaments/{tid}.json").text)

@@ -11,8 +11,9 @@ from django.contrib.auth import get_user_model
 from places.engine.cards import mask_of
 from places.engine.place import points_for
 from places.engine.plays import read_play
+from places.engine.rules import PROFILES
 from places.models import Game, HouseBot, Place, Player, Rank, Rating, Turn
-from places.reads.profiles import Opponent, PlacePlayed, Profile, percentile
+from places.reads.profiles import BookRating, Opponent, PlacePlayed, Profile, percentile
 from places.reads.ratings import history
 
 
@@ -27,9 +28,12 @@ def profile(name: str) -> Profile | None:
         return None
     house = HouseBot.objects.filter(user_id=user["id"]).values_list("strategy", flat=True).first()
     found = Profile(name=user["username"], house=house)
-    found.rating = Rating.objects.filter(user_id=user["id"]).first()
-    if found.rating is not None:
-        found.rating_history = history(user["id"])
+    found.ratings = [
+        BookRating(r.rules, r, history(user["id"], r.rules))
+        for r in sorted(
+            Rating.objects.filter(user_id=user["id"]), key=lambda r: list(PROFILES).index(r.rules)
+        )
+    ]
     _read_games(found, user["id"], seats)
     _read_turns(found, list(seats))
     return found

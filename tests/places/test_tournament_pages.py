@@ -142,7 +142,9 @@ def test_a_profile_charts_its_rating(client, finished):
     doc = json.loads(client.get(f"/users/{names[0]}.json").content)
     assert doc["rating"]["games"] == 10 and len(doc["rating_history"]) == 10
     html = client.get(f"/users/{names[0]}").content.decode()
-    assert 'id="rating-chart"' in html and html.count('class="series"') == 2
+    assert 'id="rating-chart-daihinmin-2011"' in html and html.count('class="series"') == 2
+    assert doc["ratings"]["daihinmin-2011"]["history"] == doc["rating_history"]
+    assert list(doc["ratings"]) == ["daihinmin-2011"]  # no UECda game: no UECda rating
 
 
 def test_the_commands_create_start_and_report(capsys):
