@@ -8,7 +8,7 @@ by the engine (the lock, the ♠3 return and the 20-pass draw are the engine's t
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from places.engine import uecda as u
@@ -67,29 +67,70 @@ def facts_2011(turns: Iterable[tuple[int, int, str, str, list[int], bool]]) -> l
     return first_of_each(found)
 
 
-def facts_uecda(record: Mapping) -> list[Fact]:
-    """A ``uecda`` game's facts from its version 2 record (one the engine replays: a stored
-    record was refereed when it was written)."""
+@dataclass(frozen=True)
+class UecdaTurn:
+    """One submission of a ``uecda`` game as the engine judged it: what the profiles count
+    (``places/services/profiles.py``) and the facts are read from."""
+
+    player: int
+    turn: int
+    #: ``play``, ``pass``, ``miss`` (a table the rules refused) or ``timeout`` (late).
+    outcome: str
+    cards: int  # cards played
+    revolution: bool
+    eight_cut: bool
+    locks: bool
+    spade3: bool
+    #: The players still in when this submission began the 20-pass draw.
+    drawn: tuple[int, ...]
+
+
+def uecda_turns(record: Mapping) -> Iterator[UecdaTurn]:
+    """Each submission of a ``uecda`` game's version 2 record, played again by the engine
+    (a stored record was refereed when it was written)."""
     g = u.new_game(UECDA, [mask_of_written(h) for h in record["hands"]], record["seats"])
-    found = []
     for action in record["actions"]:
-        player, no = action["player"], action["turn"]
+        player = action["player"]
         move = u.move_of_text(action["table"])
         before = g
         locks = u.judge(before, player, move)[1] and not before.locked
         g, done = u.submit(before, player, move)
-        if action["verdict"] == REJECTED_VERDICT:
-            found.append(Fact(player, MISS, REJECTED, no))
-        if done.accepted and locks:
-            found.append(Fact(player, LOCK, "", no))
-        if done.revolution:
-            found.append(Fact(player, REVOLUTION, "", no))
-        if done.eight_cut:
-            found.append(Fact(player, EIGHT_CUT, "", no))
-        if done.spade3:
-            found.append(Fact(player, SPADE3_RETURN, "", no))
-        if done.draw:  # the players still in get their ranks drawn
-            found += [Fact(p, DRAW, "", no) for p, rank in enumerate(g.ranks) if not rank]
+        if action.get("late"):
+            outcome = TIMEOUT
+        elif action["verdict"] == REJECTED_VERDICT:
+            outcome = MISS
+        else:
+            outcome = "play" if done.accepted else "pass"
+        yield UecdaTurn(
+            player,
+            action["turn"],
+            outcome,
+            bin(move.cards).count("1") if done.accepted else 0,
+            done.revolution,
+            done.eight_cut,
+            done.accepted and locks,
+            done.spade3,
+            tuple(p for p, rank in enumerate(g.ranks) if not rank) if done.draw else (),
+        )
+
+
+def facts_uecda(record: Mapping) -> list[Fact]:
+    """A ``uecda`` game's facts from its version 2 record."""
+    found = []
+    for t in uecda_turns(record):
+        if t.outcome == MISS:
+            found.append(Fact(t.player, MISS, REJECTED, t.turn))
+        elif t.outcome == TIMEOUT:  # a move past the time limit (over the UECda port)
+            found.append(Fact(t.player, TIMEOUT, "", t.turn))
+        if t.locks:
+            found.append(Fact(t.player, LOCK, "", t.turn))
+        if t.revolution:
+            found.append(Fact(t.player, REVOLUTION, "", t.turn))
+        if t.eight_cut:
+            found.append(Fact(t.player, EIGHT_CUT, "", t.turn))
+        if t.spade3:
+            found.append(Fact(t.player, SPADE3_RETURN, "", t.turn))
+        found += [Fact(p, DRAW, "", t.turn) for p in t.drawn]
     return first_of_each(found)
 
 

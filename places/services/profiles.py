@@ -21,7 +21,7 @@ deadlock; a user's opponent and think-time rows are written only under that lock
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -29,7 +29,7 @@ from django.apps import apps as installed_apps
 from django.db import DEFAULT_DB_ALIAS, connections
 
 from places import rows
-from places.engine.facts import play_marks
+from places.engine.facts import MISS, REJECTED, UecdaTurn, play_marks, uecda_turns
 from places.engine.place import points_for
 from places.engine.rules import UECDA, UECDA_NAME
 from places.models import PLAYERS_PER_PLACE, Game, Place, Player, Rank, Turn
@@ -55,6 +55,8 @@ TOTALS_FIELDS = (
     "think_us",
 )
 OPPONENT_FIELDS = ("games", "above", "points", "their_points")
+#: Games of a ``uecda`` place counted at once (their records read together).
+COUNTED_AT_ONCE = 200
 #: Rows an upsert writes at most (its parameters stay well under SQLite's limit).
 ROWS_A_STATEMENT = 300
 
@@ -113,28 +115,39 @@ class Tally:
             o[3] += points(their_rank, n)
 
     def add_turn(self, outcome, reason, cards, table, revolution, opened_at, settled_at) -> None:
-        """One settled turn. Think time is over the turns answered (a timeout is the limit,
-        not a thought); a pass counts against the turns with cards on the table, the only
-        ones where passing is legal."""
+        """One settled turn of a 2011 game. Think time is over the turns answered (a timeout
+        is the limit, not a thought); a pass counts against the turns with cards on the
+        table, the only ones where passing is legal."""
+        if outcome != "timeout":
+            think = settled_at - opened_at
+            self.answered += 1
+            self.think_us += think // MICROSECOND
+            self.think[think_tenths(think)] += 1
+        flips, eight = play_marks(cards, revolution) if outcome == "play" else (False, False)
+        self.add_move(outcome, reason, len(cards), bool(table), flips, eight)
+
+    def add_uecda_turn(self, turn: UecdaTurn) -> None:
+        """One submission of a ``uecda`` game (its record keeps no think time). Any turn
+        may pass under these rules, the leader's too: each is a chance to."""
+        reason = REJECTED if turn.outcome == MISS else ""
+        self.add_move(turn.outcome, reason, turn.cards, True, turn.revolution, turn.eight_cut)
+
+    def add_move(
+        self, outcome: str, reason: str, cards: int, chance: bool, revolution: bool, eight: bool
+    ) -> None:
+        """One settled turn, whatever the rules: ``chance``, whether a pass was legal."""
         self.turns += 1
-        if table:
-            self.pass_chances += 1
+        self.pass_chances += chance
         if outcome == "timeout":
             self.timeouts += 1
-            return
-        think = settled_at - opened_at
-        self.answered += 1
-        self.think_us += think // MICROSECOND
-        self.think[think_tenths(think)] += 1
-        if outcome == "pass":
+        elif outcome == "pass":
             self.passes += 1
         elif outcome == "miss":
             self.misses[reason] += 1
         elif outcome == "play":
             self.plays += 1
-            self.cards_played += len(cards)
-            flips, eight = play_marks(cards, revolution)
-            self.revolutions += flips
+            self.cards_played += cards
+            self.revolutions += revolution
             self.eight_cuts += eight
 
 
@@ -145,6 +158,8 @@ class Seated:
     player_id: int
     user_id: int
     rank: int
+    #: Its number in a ``uecda`` game's record (``Player.seat``).
+    number: int = -1
 
 
 def tally_game(
@@ -152,9 +167,11 @@ def tally_game(
     turns: Iterable[tuple],
     into: dict[int, Tally],
     points: Callable[[int, int], int] = points_for,
+    record: Mapping | None = None,
 ) -> None:
-    """Add one finished game (its players and its settled turns, ``TURN_FIELDS`` + ``TIMES``)
-    to the tallies of the users in ``into`` (others are left out)."""
+    """Add one finished game (its players and its settled turns, ``TURN_FIELDS`` + ``TIMES``;
+    a ``uecda`` game: its version 2 ``record``) to the tallies of the users in ``into``
+    (others are left out)."""
     n = len(players)
     user_of = {p.player_id: p.user_id for p in players}
     for p in players:
@@ -165,6 +182,12 @@ def tally_game(
         tally = into.get(user_of.get(player_id))
         if tally is not None:
             tally.add_turn(*turn)
+    if record is not None:
+        by_number = {p.number: into.get(p.user_id) for p in players}
+        for uecda_turn in uecda_turns(record):
+            tally = by_number.get(uecda_turn.player)
+            if tally is not None:
+                tally.add_uecda_turn(uecda_turn)
 
 
 def count_game(game_id: int, players: Sequence[Seated]) -> None:
@@ -185,12 +208,14 @@ def count_game(game_id: int, players: Sequence[Seated]) -> None:
     _add(tallies, installed_apps)
 
 
-def count_games(games: Sequence[Sequence[Seated]], points: Callable[[int, int], int]) -> None:
-    """Add finished games without turn rows (a UECda place's: ``places/services/uecda.py``)
-    to their players' profiles, inside the change that writes them."""
+def count_games(
+    games: Sequence[Sequence[Seated]], points: Callable[[int, int], int], records: Sequence[Mapping]
+) -> None:
+    """Add finished games without turn rows (a UECda place's: ``places/services/uecda.py``),
+    each with its record, to their players' profiles, inside the change that writes them."""
     tallies = {p.user_id: Tally() for players in games for p in players}
-    for players in games:
-        tally_game(players, (), tallies, points)
+    for players, record in zip(games, records, strict=True):
+        tally_game(players, (), tallies, points, record)
     _add(tallies, installed_apps)
 
 
@@ -208,17 +233,26 @@ def count_place_games(place_id: int) -> int:
         counted = min(
             Player.objects.filter(place_id=place_id).values_list("games", flat=True), default=0
         )
-        stored = list(
-            Rank.objects.filter(game__place_id=place_id, game__no__gt=counted)
-            .order_by("game__no", "rank")
-            .values_list("game__no", "player_id", "player__user_id", "rank")
+        last = Game.objects.filter(place_id=place_id).order_by("-no").values_list("no", flat=True)
+        last = next(iter(last[:1]), 0)
+    for first in range(counted + 1, last + 1, COUNTED_AT_ONCE):  # records: a part at a time
+        upto = first + COUNTED_AT_ONCE - 1
+        stored = Rank.objects.filter(
+            game__place_id=place_id, game__no__gte=first, game__no__lte=upto
+        ).order_by("game__no", "rank")
+        records = dict(
+            Game.objects.filter(place_id=place_id, no__gte=first, no__lte=upto).values_list(
+                "no", "record"
+            )
         )
-    seated: dict[int, list[Seated]] = {}
-    for no, player_id, user_id, rank in stored:
-        seated.setdefault(no, []).append(Seated(player_id, user_id, rank))
-    if seated:
-        count_games(list(seated.values()), UECDA.points_for)
-    return len(seated)
+        seated: dict[int, list[Seated]] = {}
+        for no, player_id, user_id, rank, number in stored.values_list(
+            "game__no", "player_id", "player__user_id", "rank", "player__seat"
+        ):
+            seated.setdefault(no, []).append(Seated(player_id, user_id, rank, number))
+        if seated:
+            count_games(list(seated.values()), UECDA.points_for, [records[no] for no in seated])
+    return max(0, last - counted)
 
 
 def _add(tallies: dict[int, Tally], apps, fresh: bool = False) -> None:
@@ -354,6 +388,7 @@ def recount(user_ids: Iterable[int] | None = None, apps=installed_apps) -> None:
     # a game is tallied with its rules' points (5…1 under uecda); before the rules
     # migration every game was the 2011 rules'
     place_fields = {f.name for f in apps.get_model("places", "Place")._meta.get_fields()}
+    game_fields = {f.name for f in Games._meta.get_fields()}
     uecda_games = (
         set(games.filter(place__rules=UECDA_NAME).values_list("id", flat=True))
         if "rules" in place_fields
@@ -361,10 +396,19 @@ def recount(user_ids: Iterable[int] | None = None, apps=installed_apps) -> None:
     )
     for chunk in _chunks(list(games.values_list("id", flat=True)), 500):
         seated: dict[int, list[Seated]] = {}
-        for game_id, player_id, user_id, rank in Rank.objects.filter(game_id__in=chunk).values_list(
-            "game_id", "player_id", "player__user_id", "rank"
-        ):
-            seated.setdefault(game_id, []).append(Seated(player_id, user_id, rank))
+        for game_id, player_id, user_id, rank, number in Rank.objects.filter(
+            game_id__in=chunk
+        ).values_list("game_id", "player_id", "player__user_id", "rank", "player__seat"):
+            seated.setdefault(game_id, []).append(Seated(player_id, user_id, rank, number))
+        records = (
+            dict(
+                Games.objects.filter(id__in=uecda_games.intersection(chunk)).values_list(
+                    "id", "record"
+                )
+            )
+            if "record" in game_fields
+            else {}
+        )
         turns: dict[int, list[tuple]] = {}
         for game_id, *turn in Turn.objects.filter(
             game_id__in=chunk, settled_at__isnull=False
@@ -372,7 +416,13 @@ def recount(user_ids: Iterable[int] | None = None, apps=installed_apps) -> None:
             turns.setdefault(game_id, []).append(turn)
         for game_id in chunk:
             points = UECDA.points_for if game_id in uecda_games else points_for
-            tally_game(seated.get(game_id, []), turns.get(game_id, []), tallies, points)
+            tally_game(
+                seated.get(game_id, []),
+                turns.get(game_id, []),
+                tallies,
+                points,
+                records.get(game_id),
+            )
     _add(tallies, apps, fresh=True)
 
 

@@ -317,7 +317,6 @@ def import_tndhms_log(
                     errors.LOG_DISAGREES, "no game of the log is as the engine plays it"
                 )
             _write(header, part, place, players, head, seed, now, over=True)
-            profiles.count_place_games(place.id)
     except LogError as e:
         raise errors.Refused(errors.INVALID_LOG, str(e)) from None
     except _Disagrees:
@@ -341,9 +340,11 @@ def _write(
     *,
     over: bool = False,
 ) -> None:
-    """Write refereed games of an imported log; ``over`` with its last."""
+    """Write refereed games of an imported log (``over`` with its last), and count them in
+    their players' profiles: a part at a time, so that no more records are held at once."""
     records = [record_of_logged(log, done, head, seed or None) for done in part]
     store_finished_games(place, players, records, now, over=over)
+    profiles.count_place_games(place.id)
 
 
 # -- a match played over TCP (places/uecda/match.py) ---------------------------------------
