@@ -49,6 +49,12 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--password", help="that user's password (not with uecda)")
     parser.add_argument(
+        "--join-code",
+        metavar="CODE",
+        help="uecda: a seat's join code (a practice's, a tournament's), sent as the name; "
+        "kept out of what the client prints",
+    )
+    parser.add_argument(
         "--token",
         default=os.environ.get(TOKEN_VARIABLE) or None,
         help=f"a personal API token of that user (made on the site's /account page), sent as "
@@ -134,15 +140,18 @@ def play_uecda(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
     host, _, port = server.rpartition(":") if ":" in server else (server, "", str(PORT))
     if not port.isdigit():
         parser.error(f"--server {args.server!r}: not HOST:PORT")
+    if args.join_code and args.name:
+        parser.error("--join-code is the name the client sends: give one of them")
     name = args.name or args.strategy.rsplit(":", 1)[-1][:9]
-    client = UecdaClient(host, int(port), name, strategy)
+    label = f"{name} (seated by its join code)" if args.join_code else name
+    client = UecdaClient(host, int(port), args.join_code or name, strategy)
     try:
         summary = run(client.run())
     except KeyboardInterrupt:
         raise SystemExit(130) from None
     except (OSError, asyncio.IncompleteReadError) as e:
-        raise SystemExit(f"{name}: {e}") from None
-    print(summary.line(name))
+        raise SystemExit(f"{label}: {e}") from None
+    print(summary.line(label))
 
 
 if __name__ == "__main__":

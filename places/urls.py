@@ -50,6 +50,8 @@ urlpatterns = [
     # profiles: a Django user name (letters, digits, @ . + - _); the JSON first, since "." is one
     re_path(rf"^users/{USER_NAME}\.json$", profiles.profile_json, name="profile-json"),
     re_path(rf"^users/{USER_NAME}$", profiles.profile_page, name="profile"),
+    # the slash that /places/1/ needs: here to the profile's own address, not a 404
+    re_path(rf"^users/{USER_NAME}/$", profiles.profile_slash),
     # the game search
     re_path(r"^games\.json$", games.games_json, name="games-json"),
     re_path(r"^games$", games.games_page, name="games"),

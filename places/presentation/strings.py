@@ -39,6 +39,7 @@ def page_strings() -> dict[str, str]:
         "empty_table": _("The table is empty"),
         "seconds": _("%(s)s s"),
         "live": _("live"),
+        "ended": _("ended: nothing more to follow"),
         "connecting": _("connecting…"),
         "reconnecting": _("reconnecting…"),
         "cards": _("%(n)s cards"),

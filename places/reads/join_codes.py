@@ -89,7 +89,7 @@ class Connect:
         """The project's own client (``bots/uecda.py``)."""
         return (
             f"python -m bots --transport uecda --server {self.host}:{self.port} "
-            f"--name {self.code} --strategy greedy"
+            f"--join-code {self.code} --strategy greedy"
         )
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Prefetch, Q, QuerySet
 
+from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME
 from places.models import ENDED, Game, Place, Player, Tournament
 from places.reads.position import state_of
 
@@ -35,6 +36,12 @@ class PlaceRow:
     pace: float | None
     leader: str = ""
     leader_points: int = 0
+    rules: str = DAIHINMIN_2011_NAME
+
+    @property
+    def uecda(self) -> bool:
+        """A ``uecda`` place: played as fast as its clients answer, not at a pace."""
+        return self.rules == UECDA_NAME
 
 
 @dataclass
@@ -159,6 +166,7 @@ def _row(place: Place) -> PlaceRow:
         game_no=state.game_no if state else 0,
         game_count=place.game_count,
         pace=place.pace,
+        rules=place.rules,
     )
     if state is not None and any(state.points) and len(names) == len(state.points):
         best = max(range(len(names)), key=lambda s: (state.points[s], -s))

@@ -17,7 +17,7 @@ from django.utils.cache import add_never_cache_headers
 from places import errors
 from places.engine.cards import ALL_IDS
 from places.engine.rules import UECDA_NAME
-from places.models import PLAYERS_PER_PLACE, Place
+from places.models import ENDED, PLAYERS_PER_PLACE, Place
 from places.presentation import cards as shown
 from places.presentation import charts
 from places.presentation import results as results_tables
@@ -88,7 +88,7 @@ def live(request: HttpRequest, place_id: str) -> HttpResponse:
 
 
 #: The live page's words of its socket, shared by the UECda live page.
-SOCKET_STRINGS = ("live", "connecting", "reconnecting")
+SOCKET_STRINGS = ("live", "ended", "connecting", "reconnecting")
 
 
 def _live_uecda(request: HttpRequest, place: Place, staff: bool) -> HttpResponse:
@@ -100,6 +100,7 @@ def _live_uecda(request: HttpRequest, place: Place, staff: bool) -> HttpResponse
     config = {
         "place": place.id,
         "game_count": place.game_count,
+        "over": place.state in ENDED,  # nothing more to follow: no socket
         "ws_path": f"/ws/places/{place.id}/live/",
         "names": [seat["name"] for seat in doc["seats"]],
         "points": [seat["points"] for seat in doc["seats"]],

@@ -5,8 +5,9 @@ Read-only; the figures come from ``places.reads.profiles`` (finished games only)
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import render
+from django.urls import reverse
 
 from places import errors
 from places.models import RULES_CHOICES
@@ -31,6 +32,15 @@ def profile_page(request: HttpRequest, name: str) -> HttpResponse:
         **profile_rows(found),
     }
     return render(request, "places/profile.html", context)
+
+
+@read_only
+def profile_slash(request: HttpRequest, name: str) -> HttpResponse:
+    """``/users/NAME/``: moved for good to ``/users/NAME`` (with its query string)."""
+    query = request.META.get("QUERY_STRING", "")
+    return HttpResponsePermanentRedirect(
+        reverse("profile", kwargs={"name": name}) + (f"?{query}" if query else "")
+    )
 
 
 @read_only

@@ -14,6 +14,15 @@
   const root = $("live");
   let pending = null;
   let retries = 0;
+  let socket = null;
+  let ended = false; // the place is over: no socket, the page says so
+
+  // The match is over: no frame will come, so "live" would not be true.
+  function end() {
+    ended = true;
+    setConn(T.ended, "ended");
+    if (socket && socket.readyState <= WebSocket.OPEN) socket.close();
+  }
 
   function drawStandings(points) {
     const order = points.map((n, p) => [n, p]).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
@@ -55,6 +64,7 @@
       fill($("exchange"), el("li", "muted", T.exchanging));
     }
     if (x.phase === "over") showChoices(x.game);
+    if (x.phase === "over" && x.game >= x.games) end(); // its last game
   }
 
   // A game's end: its record (when this reader may read it) adds the exchange's cards
@@ -87,11 +97,11 @@
 
   function connect() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const socket = new WebSocket(`${proto}//${location.host}${cfg.ws_path}`);
+    socket = new WebSocket(`${proto}//${location.host}${cfg.ws_path}`);
     setConn(retries ? T.reconnecting : T.connecting, "");
     socket.onopen = () => {
       retries = 0;
-      setConn(T.live, "up");
+      if (!ended) setConn(T.live, "up");
     };
     socket.onmessage = (m) => {
       let frame;
@@ -99,6 +109,7 @@
       if (frame.uecda) onFrame(frame.uecda);
     };
     socket.onclose = () => {
+      if (ended) return;
       setConn(T.reconnecting, "down");
       retries += 1;
       setTimeout(connect, Math.min(5000, 250 * 2 ** retries));
@@ -115,5 +126,6 @@
     root.dataset.source = "waiting";
     root.dataset.ready = "1";
   }
-  connect();
+  if (cfg.over) end();
+  else connect();
 })();

@@ -232,6 +232,7 @@
 
   let socket = null;
   let retries = 0;
+  let ended = false; // the place is over: the socket is let go, the page says so
   let loading = false;
   let again = false;
   let wantFull = false;
@@ -243,7 +244,7 @@
     setConn(retries ? T.reconnecting : T.connecting, "");
     socket.onopen = () => {
       retries = 0;
-      setConn(T.live, "up");
+      if (!ended) setConn(T.live, "up");
       reload();
     };
     socket.onmessage = (m) => {
@@ -252,6 +253,7 @@
       if (typeof frame.seq === "number" && frame.event) onFrame(frame);
     };
     socket.onclose = () => {
+      if (ended) return;
       setConn(T.reconnecting, "down");
       retries += 1;
       setTimeout(connect, Math.min(5000, 250 * 2 ** retries));
@@ -416,8 +418,16 @@
     $("turn-line").innerHTML = line;
   }
 
+  // The place is over: no event will come, so "live" would not be true.
+  function end() {
+    ended = true;
+    setConn(T.ended, "ended");
+    if (socket && socket.readyState <= WebSocket.OPEN) socket.close();
+  }
+
   function drawHead() {
     const state = M.place.state;
+    if (isOver(state) && !ended) end();
     const badge = $("place-state");
     badge.textContent = { running: T.running, waiting: T.waiting, finished: T.finished, aborted: T.aborted }[state] || state;
     badge.className = "badge badge-" + state;

@@ -105,6 +105,7 @@ window.UecdaTable = (cfg, names) => {
       dot.style.background = colour(p);
       const link = el("a", "seat-name player-link", nameOf(p));
       link.href = `/users/${encodeURIComponent(nameOf(p))}`;
+      link.title = nameOf(p);
       top.append(dot, link);
       const status = el("div", "seat-status");
       if (f.turn === p) {

@@ -65,7 +65,7 @@ def test_a_uecda_practice_waits_for_alice_s_client_and_tells_her_code_and_where(
         "port": 42485,
         "client": f"./client -h play.example.org -p 42485 -n {code}",
         "bot": "python -m bots --transport uecda --server play.example.org:42485 "
-        f"--name {code} --strategy greedy",
+        f"--join-code {code} --strategy greedy",
     }
     assert "place_id" not in client.session  # the session plays no 2011 place with it
 

@@ -1,6 +1,6 @@
 """End to end: the server's own UECda port (``python -m daihinmin.serve``, UECDA_PORT). A user
 asks ``POST /practice.json`` for a UECda practice and plays it with ``python -m bots
---transport uecda --name CODE``; a place of two people and three house bots made with
+--transport uecda --join-code CODE``; a place of two people and three house bots made with
 ``create_place --rules uecda`` is played by two such clients; a wrong code takes no seat.
 """
 
@@ -37,7 +37,7 @@ def uecda_bot(
     return subprocess.Popen(
         [
             sys.executable, "-m", "bots", "--transport", "uecda",
-            "--server", f"127.0.0.1:{port or server.uecda_port}", "--name", code,
+            "--server", f"127.0.0.1:{port or server.uecda_port}", "--join-code", code,
             "--strategy", strategy,
         ],
         cwd=ROOT, env=server.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -104,6 +104,8 @@ def test_two_people_and_three_house_bots_and_a_wrong_code_that_takes_no_seat(ser
     outs = [b.communicate(timeout=120)[0] for b in bots]
     assert [b.returncode for b in bots] == [0, 0], outs
     assert "player 0, 2 games" in outs[0] and "player 2, 2 games" in outs[1], outs
+    assert outs[0].startswith("greedy (seated by its join code): player 0"), outs
+    assert not any(code in out for out in outs for code in codes.values())  # never printed
     finished(server, place_id, 2)
 
 

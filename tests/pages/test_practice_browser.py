@@ -181,7 +181,7 @@ def test_a_person_asks_for_a_uecda_practice_reads_the_code_and_her_client_plays_
     bot = subprocess.run(
         [
             sys.executable, "-m", "bots", "--transport", "uecda",
-            "--server", f"127.0.0.1:{server.uecda_port}", "--name", code,
+            "--server", f"127.0.0.1:{server.uecda_port}", "--join-code", code,
         ],
         cwd=ROOT, env=server.env, capture_output=True, text=True, timeout=120,
     )  # fmt: skip

@@ -74,7 +74,13 @@ def test_the_standings_page_follows_the_tournament_to_its_end(server):
 
         page.goto(f"{server.url}/ratings")
         expect(page.locator("#leaderboard tbody tr")).to_have_count(7)
+        expect(page.locator('#rule-books a[aria-current="page"]')).to_have_attribute(
+            "data-rules", "daihinmin-2011"
+        )
         shot(page, "leaderboard")
+        page.locator('#rule-books a[data-rules="uecda"]').click()  # the other book: none yet
+        expect(page.locator("#no-ratings")).to_be_visible()
+        page.go_back()
         page.locator("#leaderboard a", has_text=NAMES[0]).click()
         expect(page.locator("#rating-chart-daihinmin-2011 polyline")).to_have_count(2)
         browser.close()

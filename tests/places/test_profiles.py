@@ -174,6 +174,25 @@ def test_the_profile_page_shows_the_figures_and_links_the_places(client):
     assert "DUPLICATE_CARD" in page
 
 
+def test_each_miss_links_the_games_where_it_happened(client):
+    """The misses by code were a dead end: each now opens the games search at them."""
+    place_with_alice(games=2)
+    page = client.get("/users/alice").content.decode()
+    link = "/games?player=alice&amp;has=miss&amp;miss=DUPLICATE_CARD"
+    assert f'href="{link}"' in page
+    found = json.loads(
+        client.get(link.replace("&amp;", "&").replace("/games", "/games.json")).content
+    )
+    assert [g["game"] for g in found["games"]] == [1]  # alice's duplicate, in game 1
+
+
+def test_a_profile_with_a_slash_moves_to_its_address(client):
+    place_with_alice(games=1)
+    response = client.get("/users/alice/?lang=ja")
+    assert response.status_code == 301 and response["Location"] == "/users/alice?lang=ja"
+    assert client.get("/users/alice/").status_code == 301
+
+
 def test_the_json_is_the_profile_s(client):
     place_with_alice(games=2)
     response = client.get("/users/alice.json")

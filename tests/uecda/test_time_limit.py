@@ -5,6 +5,7 @@ stream stays in step; a client that never answers passes at each deadline."""
 from __future__ import annotations
 
 import asyncio
+import socket
 import time
 
 import pytest
@@ -178,4 +179,16 @@ def test_a_clock_out_of_bounds_is_refused_before_listening(args, problem):
     with pytest.raises(CommandError) as e:
         call_command("uecda_match", "--games", "1", "--port", "0", *args)
     assert problem in str(e.value)
+    assert not Place.objects.exists()
+
+
+def test_a_port_another_server_holds_is_refused_saying_to_give_another():
+    """``make run`` listens on 42485 too: the match's default port was taken without a word
+    of which option frees it."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        with pytest.raises(CommandError, match=r"(?i)address already in use.*give --port another"):
+            call_command("uecda_match", "--games", "1", "--host", "127.0.0.1", "--port", port)
     assert not Place.objects.exists()

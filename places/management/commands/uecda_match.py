@@ -10,6 +10,7 @@ The last line says ``uecda_match: place P, N games in S s``.
 
 from __future__ import annotations
 
+import errno
 import secrets
 import sys
 from collections.abc import Coroutine
@@ -132,5 +133,11 @@ class Command(OneLineCommand):
         except Refused as e:
             raise refused(e) from None
         except OSError as e:
-            raise CommandError(f"cannot listen on {host}:{port}: {e.strerror}") from None
+            hint = (
+                " (a server of this project, make run or make serve, listens on it too: "
+                "give --port another)"
+                if e.errno == errno.EADDRINUSE
+                else ""
+            )
+            raise CommandError(f"cannot listen on {host}:{port}: {e.strerror}{hint}") from None
         self.stdout.write(f"uecda_match: place {place}, {games} games in {seconds:.1f} s")
