@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
 from places.engine.rules import UECDA_NAME
+from places.formats.record_schema import schema
 from places.models import PLAYERS_PER_PLACE, GameAnalysis, Place
 from places.presentation.cards import seat_colour
 from places.presentation.charts import expected_points_chart
@@ -23,7 +24,6 @@ from places.reads.analysis import status_of
 from places.reads.disclosure import disclosure
 from places.reads.records import game_record
 from places.views import is_staff, read_only
-from places.wire.record_schema import schema
 
 
 @read_only

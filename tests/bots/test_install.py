@@ -9,12 +9,13 @@ the bot author's ``mybot.py`` (the one in docs/bots.md) in that directory.
 Offline by design (CI must not depend on PyPI): the build uses this environment's
 setuptools and wheel (``--no-build-isolation``), and the distribution's one dependency,
 aiohttp, with its own dependencies, is copied from this environment's installed files
-into the new one, as pip would have installed it; ``pip check`` then confirms that
+into the new one (jsonschema's too), as pip would have installed it; ``pip check`` then confirms that
 what the distribution declares is all there.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -95,7 +96,7 @@ def installed(tmp_path_factory) -> Path:
             cwd=base,
         ).stdout.strip()  # fmt: skip
     )
-    for dist in dependency_closure("aiohttp"):
+    for dist in dependency_closure("aiohttp") + dependency_closure("jsonschema"):
         copy_installed(dist, site)
     run(
         bin_dir / "python", "-m", "pip", "install", "--no-index", "--no-deps", "-q", wheel, cwd=base
@@ -183,3 +184,37 @@ def test_the_practice_commands_of_the_docs_play_a_place_from_a_scratch_directory
     finally:
         server.stop()
     assert out.startswith("alice: ") and "2 games (" in out and " points" in out, out
+
+
+def test_daihinmin_verify_checks_records_without_the_server(installed, scratch):
+    """A bot author checks a downloaded records.jsonl with the client alone: both format
+    versions' schemas come with it (docs/*.schema.json as package data)."""
+    from tests.engine.recorded import play_place
+    from tests.places.test_uecda_import import FIXTURE
+
+    records = play_place("verify", 3)
+    path = scratch / "records.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    out = run(installed / "daihinmin-verify", path, cwd=scratch).stdout
+    assert out.splitlines()[0].startswith("ok: game 1, ranks ") and len(out.splitlines()) == 3
+    records[1]["actions"][0]["cards"] = ["joker", "joker"]  # a game the engine plays otherwise
+    records[2]["version"] = "two"  # no record of any format
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    failed = run(installed / "daihinmin-verify", path, cwd=scratch, check=False)
+    assert failed.returncode == 1 and "2 of 3 records fail" in failed.stderr, failed.stderr
+    assert "line 3 (game 3): not a record of format version 1" in failed.stderr
+    assert failed.stdout.startswith("ok: game 1")
+    v2 = scratch / "uecda.jsonl"  # a version 2 record (the uecda rules) too
+    v2.write_text(uecda_records(FIXTURE, 2), encoding="utf-8")
+    assert run(installed / "daihinmin-verify", v2, cwd=scratch).stdout.count("ok: game") == 2
+
+
+def uecda_records(log: Path, games: int) -> str:
+    """The first games of a tndhms log as version 2 records (the engine's, no database)."""
+    from places.engine.uecda_log import parse_log, referee
+    from places.engine.uecda_record import record_of_logged
+
+    parsed = parse_log(log.read_text(encoding="ascii").splitlines(keepends=True))
+    head = {"id": None, "title": "tndhms fixture", "games": len(parsed.games)}
+    done = list(referee(parsed))[:games]
+    return "".join(json.dumps(record_of_logged(parsed, d, head)) + "\n" for d in done)

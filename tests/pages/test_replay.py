@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from places.formats import record_schema
 from places.models import Place
 from places.presentation.cards import SEAT_COLOURS
-from places.wire import record_schema
 
 pytestmark = pytest.mark.django_db
 

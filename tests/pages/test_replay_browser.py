@@ -458,7 +458,7 @@ def crafted(record: dict) -> list[tuple[str, object]]:
 
 
 def test_the_page_s_schema_check_agrees_with_the_server_s_on_crafted_records(page, server, records):
-    from places.wire.record_schema import validator
+    from places.formats.record_schema import validator
 
     open_replay(page, replay_url(server, 1))
     cases = crafted(records[2]) + [("a valid record", records[n]) for n in records]

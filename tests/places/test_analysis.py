@@ -14,10 +14,10 @@ from django.test import Client
 from django.utils import timezone
 
 from places import analyst, errors, services
+from places.formats.record_schema import analysis_errors
 from places.models import Game, GameAnalysis, Place
 from places.services import uecda
 from places.services.analysis import request_analysis
-from places.wire.record_schema import analysis_errors
 
 from .drive import play_out
 from .test_records import play_until

@@ -13,10 +13,10 @@ from bots.strategies import STRATEGIES, greedy_player
 from places import errors, services
 from places.engine.cards import format_card, sorted_ids
 from places.engine.replay import Replayed, replay_records
+from places.formats.record_schema import schema_errors
 from places.models import HouseBot, Place, PlaceEvent, Turn
 from places.reads import records, seats
 from places.services import house
-from places.wire.record_schema import schema_errors
 
 from .drive import engine_state
 

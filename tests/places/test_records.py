@@ -20,11 +20,11 @@ from places.engine.cards import format_card, sorted_ids
 from places.engine.deal import game_rng
 from places.engine.place import make_deal
 from places.engine.replay import Replayed, replay_records
+from places.formats.record_schema import schema_errors
 from places.models import Place, Rank
 from places.reads import records as records_read
 from places.reads import seats
 from places.reads.records import game_record, place_records
-from places.wire.record_schema import schema_errors
 
 from .drive import choose, engine_state, play_out
 

@@ -9,10 +9,10 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.http import StreamingHttpResponse
 
+from places.formats.record_schema import schema_errors
 from places.models import Game, Place
 from places.reads.records import game_record, place_records
 from places.services import uecda
-from places.wire.record_schema import schema_errors
 
 from .test_record_commands import failing, run
 from .test_uecda_import import FIXTURE, fixture_bytes

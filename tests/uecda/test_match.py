@@ -20,11 +20,11 @@ from django.db import connections
 from bots.strategies import resolve_uecda
 from bots.uecda import UecdaClient
 from places.engine.uecda_record import replay_records
+from places.formats.record_schema import schema_errors
 from places.models import Game, Place, Rank
 from places.reads.records import place_records
 from places.uecda import wire as w
 from places.uecda.match import COUNT_SECONDS, count_due, serve_match
-from places.wire.record_schema import schema_errors
 from tests.needs import STOCK_UECDA_CLIENT
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -18,9 +18,9 @@ from bots.uecda import UecdaClient
 from places.engine import uecda as u
 from places.engine.replay import Replayed
 from places.engine.uecda_record import mask_of_written, replay_game
+from places.formats.record_schema import schema_errors
 from places.models import Game, Place
 from places.uecda import wire as w
-from places.wire.record_schema import schema_errors
 from tests.uecda.test_match import check_stored, serve
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -10,7 +10,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from places.engine.plays import Miss
-from places.wire.record_schema import SCHEMA_PATH, schema_errors
+from places.formats.record_schema import DOCS, schema_errors
 from tests.engine.recorded import play_place
 
 
@@ -25,7 +25,7 @@ def record(true_records) -> dict:
 
 
 def schema() -> dict:
-    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    return json.loads((DOCS / "record.schema.json").read_text(encoding="utf-8"))
 
 
 def described(node: object, where: str = "$") -> list[str]:

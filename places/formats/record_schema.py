@@ -8,20 +8,30 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from jsonschema import Draft202012Validator
 
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "docs" / "record.schema.json"
-SCHEMA_V2_PATH = SCHEMA_PATH.with_name("record-v2.schema.json")
-ANALYSIS_SCHEMA_PATH = SCHEMA_PATH.with_name("analysis.schema.json")
+#: The documents' folder of a clone, where the schemas are kept and documented.
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+#: The same files in the installed client (pyproject.toml ships ``docs/*.schema.json`` as
+#: this package's data: ``daihinmin-verify`` checks records without a clone).
+INSTALLED = "daihinmin_schemas"
+
+
+def schema_file(name: str) -> Path | Traversable:
+    """A schema of ``docs/``: the clone's file, else the installed client's copy of it."""
+    path = DOCS / name
+    return path if path.is_file() else resources.files(INSTALLED) / name
 
 
 def schema(version: int = 1) -> dict:
     """The schema of a format version as data (a fresh copy): the replay page checks
     dropped records against it."""
-    path = SCHEMA_V2_PATH if version == 2 else SCHEMA_PATH
-    return json.loads(path.read_text(encoding="utf-8"))
+    name = "record-v2.schema.json" if version == 2 else "record.schema.json"
+    return json.loads(schema_file(name).read_text(encoding="utf-8"))
 
 
 @cache
@@ -46,7 +56,7 @@ def schema_errors(record: object) -> list[str]:
 @cache
 def analysis_validator() -> Draft202012Validator:
     """The validator of ``docs/analysis.schema.json``: a game's analysis document."""
-    document = json.loads(ANALYSIS_SCHEMA_PATH.read_text(encoding="utf-8"))
+    document = json.loads(schema_file("analysis.schema.json").read_text(encoding="utf-8"))
     Draft202012Validator.check_schema(document)
     return Draft202012Validator(document)
 
