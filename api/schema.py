@@ -965,10 +965,11 @@ def _game_parameter(name: str, schema: dict, description: str) -> dict:
 
 
 def read_paths() -> dict:
-    """The site's read routes this description holds (``places/urls.py``): the game search."""
+    """The site's read routes this description holds (``places/urls.py``): the game search
+    and the leaderboards."""
     from places.engine.facts import KINDS
-    from places.engine.rules import PROFILES
-    from places.reads.games import MAX_PAGE_SIZE, MISS_CODES, PAGE_SIZE
+    from places.engine.rules import DAIHINMIN_2011_NAME, PROFILES
+    from places.reads.games import MAX_PAGE_SIZE, MISS_CODES, PAGE_SIZE, VERSION_MAX_LENGTH
 
     whole = {"type": "integer", "minimum": 1}
     moment = {"type": "string", "description": "a date (2026-11-28) or an ISO 8601 time"}
@@ -999,6 +1000,19 @@ def read_paths() -> dict:
             "record": {"type": "string", "description": "the game's record.json"},
         },
     }  # fmt: skip
+    rating = {
+        "type": "object",
+        "required": ["rank", "name", "mu", "sigma", "ordinal", "games", "last_played"],
+        "properties": {
+            "rank": {"type": "integer", "minimum": 1},
+            "name": {"type": "string"},
+            "mu": {"type": "number"},
+            "sigma": {"type": "number"},
+            "ordinal": {"type": "number", "description": "μ − 3σ, what the board ranks by"},
+            "games": {"type": "integer", "minimum": 1},
+            "last_played": {"type": "string", "format": "date-time"},
+        },
+    }
     error = {"$ref": "#/components/schemas/Error"}
     return {
         "/games.json": {
@@ -1015,6 +1029,8 @@ def read_paths() -> dict:
                 "security": [{}],
                 "parameters": [
                     _game_parameter("player", {"type": "string"}, "games this user played"),
+                    _game_parameter("version", {"type": "string", "maxLength": VERSION_MAX_LENGTH},
+                                    "the player's bot version, its token's label (needs player)"),
                     _game_parameter("opponent", {"type": "string"},
                                     "games this user played too (with player: against it)"),
                     _game_parameter("rules", {"type": "string", "enum": list(PROFILES)},
@@ -1050,7 +1066,40 @@ def read_paths() -> dict:
                     "405": {"description": "a method other than GET or HEAD"},
                 },
             }
-        }
+        },
+        "/ratings.json": {
+            "get": {
+                "operationId": "ratings_json_get",
+                "summary": "a rule book's leaderboard",
+                "description": (
+                    "Every user rated in one rule book, best ordinal (μ − 3σ) first: each "
+                    "book has its own ratings. The page `/ratings` shows the same. "
+                    "docs/protocol.md, \"Tournaments and ratings\"; docs/tournaments.md."
+                ),
+                "tags": ["read"],
+                "security": [{}],
+                "parameters": [
+                    _game_parameter("rules", {"type": "string", "enum": list(PROFILES),
+                                              "default": DAIHINMIN_2011_NAME}, "the rule book"),
+                ],
+                "responses": {
+                    "200": {
+                        "description": "the leaderboard",
+                        "content": {JSON_TYPE: {"schema": {
+                            "type": "object",
+                            "required": ["ratings", "rules"],
+                            "properties": {
+                                "ratings": {"type": "array", "items": rating},
+                                "rules": {"type": "string", "enum": list(PROFILES)},
+                            },
+                        }}},
+                    },
+                    "400": {"description": "INVALID_PARAMETER: no such rule book",
+                            "content": {JSON_TYPE: {"schema": error}}},
+                    "405": {"description": "a method other than GET or HEAD"},
+                },
+            }
+        },
     }  # fmt: skip
 
 

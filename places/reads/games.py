@@ -26,7 +26,7 @@ from places import errors
 from places.engine import facts
 from places.engine.plays import Miss
 from places.engine.rules import DAIHINMIN_2011_NAME, PROFILES
-from places.models import GameEntry, GameFact, Place
+from places.models import GameEntry, GameFact, Place, Player
 from places.reads.disclosure import disclosure
 
 #: Games a page lists unless ``limit`` says otherwise, and at most.
@@ -35,12 +35,13 @@ MAX_PAGE_SIZE = 200
 #: The miss codes ``miss=`` takes: the 2011 misses (a timeout is ``has=timeout``), and a
 #: ``uecda`` game's rejected table.
 MISS_CODES = tuple(c for c in Miss.ALL if c != Miss.TIMEOUT) + (facts.REJECTED,)
-#: Every parameter the search reads; any other is refused (``version`` among them until
-#: games record the version a seat played).
+#: Every parameter the search reads; any other is refused.
 PARAMETERS = (
-    "player", "opponent", "rules", "place", "tournament", "since", "until", "rank", "has",
-    "miss", "before", "limit",
+    "player", "version", "opponent", "rules", "place", "tournament", "since", "until", "rank",
+    "has", "miss", "before", "limit",
 )  # fmt: skip
+#: A version is an API token's label (``ApiToken.label``): at most this long.
+VERSION_MAX_LENGTH = Player._meta.get_field("version").max_length
 #: The largest id a path or parameter takes (the database's integers).
 MAX_ID = 10**18
 #: Where the cursor's condition goes in a candidates' query.
@@ -52,6 +53,8 @@ class GameQuery:
     """A search, its values checked (:func:`parse_query`)."""
 
     player: str | None = None
+    #: The player's bot version: the label of the token its seats played with.
+    version: str | None = None
     opponent: str | None = None
     rules: str | None = None
     place: int | None = None
@@ -128,8 +131,14 @@ def parse_query(params: Mapping[str, str]) -> GameQuery:
     rank = _whole(params, "rank", 1, 5)
     if rank is not None and player is None:
         raise _refused("rank", "the rank of the player: give player too")
+    version = params.get("version") or None
+    if version is not None and player is None:
+        raise _refused("version", "a version of the player's bot: give player too")
+    if version is not None and len(version) > VERSION_MAX_LENGTH:
+        raise _refused("version", f"at most {VERSION_MAX_LENGTH} characters (a token's label)")
     return GameQuery(
         player=player,
+        version=version,
         opponent=params.get("opponent") or None,
         rules=rules,
         place=_whole(params, "place", 1, MAX_ID),
@@ -281,6 +290,13 @@ def _sql(q: GameQuery, users: dict[str, int]) -> tuple[str, list, str]:
     if q.until is not None:
         where.append("e.ended_at < %s")
         params.append(q.until)
+    if q.version is not None:  # the places where the player's seat played that version
+        players = qn(Player._meta.db_table)
+        where.append(
+            f"e.place_id IN (SELECT p.place_id FROM {players} p "
+            "WHERE p.user_id = %s AND p.version = %s)"
+        )
+        params += [player, q.version]
     if opponent is not None and (player is not None or q.has is not None):
         where.append(
             f"EXISTS (SELECT 1 FROM {entries} o WHERE o.game_id = {x}.game_id AND o.user_id = %s)"

@@ -60,6 +60,7 @@ def games_page(request: HttpRequest) -> HttpResponse:
         "kinds": facts.KINDS,
         "miss_codes": games.MISS_CODES,
         "rules_names": list(PROFILES),
+        "version_max_length": games.VERSION_MAX_LENGTH,
         "asked_fact": q.has,
     }
     return render(request, "places/games.html", context, status=400 if problem else 200)

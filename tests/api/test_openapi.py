@@ -49,7 +49,7 @@ def test_one_operation_a_route_and_method_its_formats_as_alternatives(schema):
     paths = schema["paths"]
     operations = [(path, method) for path, ops in paths.items() for method in ops]
     routes = [(r, m) for r in protocol.ROUTES for m in r.methods if m != "HEAD"]
-    routes += [("/games.json", "GET")]  # the read routes described (api.schema.read_paths)
+    routes += [("/games.json", "GET"), ("/ratings.json", "GET")]  # api.schema.read_paths
     tokens = [("/tokens.json", "get"), ("/tokens.json", "post"), ("/tokens/{token_id}.json", "delete")]
     routes += tokens  # outside the table: the token routes (issue 38)
     assert len(operations) == len(routes) == len({o["operationId"] for o in _ops(schema)})
@@ -57,7 +57,7 @@ def test_one_operation_a_route_and_method_its_formats_as_alternatives(schema):
         *(f"/{name}{{format}}" for name in DOCUMENTS + ["post_cards", "logout", "practice"]),
         "/login", "/login{format}", "/sessions{format}", "/operations",
         "/operations/legal_plays.json", "/signup", "/signup{format}", "/games.json",
-        "/tokens.json", "/tokens/{token_id}.json",
+        "/ratings.json", "/tokens.json", "/tokens/{token_id}.json",
     }  # fmt: skip
     for d in DOCUMENTS:
         op = paths[f"/{d}{{format}}"]["get"]
@@ -79,7 +79,7 @@ def test_every_path_apart_on_request(client):
     for prefix in ("/operations/", "/"):
         expected |= {f"{prefix}{d}{s}" for d in DOCUMENTS + ["post_cards"] for s in SUFFIXES}
     expected |= {f"/practice{s}" for s in SUFFIXES}
-    expected |= {"/signup", "/signup.json", "/signup.xml", "/games.json"}
+    expected |= {"/signup", "/signup.json", "/signup.xml", "/games.json", "/ratings.json"}
     expected |= {"/tokens.json", "/tokens/{token_id}.json"}
     assert set(paths) == expected
     assert set(paths["/login"]) == {"get", "post"} and set(paths["/login.json"]) == {"post"}
@@ -267,6 +267,14 @@ def test_the_place_info_shape_keeps_the_contract_keys_first(schema):
     assert props[:3] == ["game_count", "player_count", "player_infos"]
 
 
+def test_the_leaderboards_are_described_as_answered(schema, client):
+    op = schema["paths"]["/ratings.json"]["get"]
+    (rules,) = op["parameters"]
+    assert rules["name"] == "rules" and rules["schema"]["enum"] == ["daihinmin-2011", "uecda"]
+    body = op["responses"]["200"]["content"]["application/json"]["schema"]
+    assert set(body["required"]) == set(client.get("/ratings.json?rules=uecda").json())
+
+
 def test_the_game_search_is_described_with_every_parameter_it_takes(schema, client):
     """``/games.json`` in the description: its parameters are those the search reads, and
     an answer has the described shape."""
@@ -274,7 +282,6 @@ def test_the_game_search_is_described_with_every_parameter_it_takes(schema, clie
 
     op = schema["paths"]["/games.json"]["get"]
     assert [p["name"] for p in op["parameters"]] == list(PARAMETERS)
-    assert "version" not in PARAMETERS
     assert set(op["responses"]) == {"200", "400", "405"}
     body = op["responses"]["200"]["content"]["application/json"]["schema"]
     doc = client.get("/games.json").json()

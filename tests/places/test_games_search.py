@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from places import services
 from places.engine import facts
-from places.models import Game, GameEntry, GameFact, Place
+from places.models import Game, GameEntry, GameFact, Place, Player
 from places.presentation.replay_uecda import positions
 from places.reads.records import place_records
 from places.services import uecda
@@ -239,6 +239,30 @@ def test_a_bad_parameter_is_refused_by_name(client, query, parameter):
     assert error["code"] == "INVALID_PARAMETER" and error["message"].startswith(f"{parameter}:")
     page = client.get("/games", query)
     assert page.status_code == 400 and 'id="games-problem"' in page.content.decode()
+
+
+def test_a_version_finds_the_games_of_the_player_s_seats_that_played_it(client, seeded):
+    """v1 in the first place, v2 in the second (the label of the token each seat posted
+    with): each version finds its place's games, a version never played finds none."""
+    first, second, _ = seeded
+    alice = Player.objects.filter(place=first, user__username="alice")
+    alice.update(version="v1")
+    Player.objects.filter(place=second, user__username="alice").update(version="v2")
+
+    def places_of(**query) -> set[int]:
+        found = client.get("/games.json", {"player": "alice", "limit": "200", **query}).json()
+        assert found["next"] is None
+        return {g["place"]["id"] for g in found["games"]}
+
+    assert places_of(version="v1") == {first.id}
+    assert places_of(version="v2") == {second.id}
+    assert places_of(version="v3") == set()
+    assert places_of() == {first.id, second.id}
+    games_v2 = client.get("/games.json", {"player": "alice", "version": "v2"}).json()["games"]
+    assert len(games_v2) == 3  # every game of the second place
+    assert places_of(version="v1", has="miss") <= {first.id}
+    page = client.get("/games", {"player": "alice", "version": "v2"}).content.decode()
+    assert 'name="version" value="v2"' in page
 
 
 def test_an_unknown_player_finds_nothing(client, seeded):
