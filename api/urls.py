@@ -41,7 +41,8 @@ urlpatterns += [
         name="tokens_json",
     ),
     path(
-        "tokens/<int:token_id>.json",
+        # any segment: one that is no token's id is NO_SUCH_TOKEN, in JSON like the others
+        "tokens/<str:token_id>.json",
         extend_schema_view(**schema.token_spec())(views.TokenView).as_view(),
         name="token_json",
     ),

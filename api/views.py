@@ -694,6 +694,6 @@ class TokensView(TokensBaseView):
 class TokenView(TokensBaseView):
     """``DELETE /tokens/ID.json``: revoke one of the user's tokens (its row, revoked)."""
 
-    def delete(self, request, token_id: int) -> HttpResponse:
+    def delete(self, request, token_id: str) -> HttpResponse:
         row = tokens.revoke(request._request.user.pk, token_id)
         return formats.document(JSON, tokens_read.as_dict(row))

@@ -88,12 +88,16 @@ def create(user_id: int, label: object) -> Made:
             return Made(row, token)
 
 
-def revoke(user_id: int, token_id: int) -> ApiToken:
-    """Revoke one of the user's tokens (again: nothing more); NO_SUCH_TOKEN if not theirs.
+def revoke(user_id: int, token_id: str | int) -> ApiToken:
+    """Revoke one of the user's tokens (again: nothing more); NO_SUCH_TOKEN if not theirs,
+    or if ``token_id`` (as a form or a path gives it) is no token's id at all.
 
     A socket using it is refused at its next frame, and closed."""
+    token_id = str(token_id)
+    if not token_id.isascii() or not token_id.isdigit() or len(token_id) > 18:
+        raise errors.Refused(errors.NO_SUCH_TOKEN)
     with transaction.atomic():
-        row = ApiToken.objects.select_for_update().filter(pk=token_id, user_id=user_id).first()
+        row = ApiToken.objects.select_for_update().filter(pk=int(token_id), user_id=user_id).first()
         if row is None:
             raise errors.Refused(errors.NO_SUCH_TOKEN)
         if row.revoked_at is None:

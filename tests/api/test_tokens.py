@@ -119,6 +119,10 @@ def test_tokens_are_managed_from_a_logged_in_session_only(place, alice, bob):
     not_hers = bob.delete(f"/tokens/{made['id']}.json")
     assert not_hers.status_code == 404
     error_json("NO_SUCH_TOKEN", not_hers)
+    for no_id in ("null,null", "-1", "1e3", "9" * 19, "%C2%B2"):  # the fuzzer's: HTML 404s
+        bad = alice.delete(f"/tokens/{no_id}.json")
+        assert bad.status_code == 404, no_id
+        error_json("NO_SUCH_TOKEN", bad)
     assert ApiToken.objects.get(pk=made["id"]).revoked_at is None
     assert ApiToken.objects.filter(user__username="alice").count() == 1  # nothing else made
 
