@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from places.engine.place import points_for
 from places.engine.rules import rules_named
 from places.models import PLAYERS_PER_PLACE
 from places.presentation.cards import RANK_COLOURS, seat_colour
@@ -14,8 +13,6 @@ from places.reads.ratings import RatingPoint
 from places.reads.standings import Results
 from places.reads.tournaments import Standing
 
-#: The most points a game gives (rank 1 of five).
-POINTS_MAX = points_for(1, PLAYERS_PER_PLACE)
 #: The rating chart's lines: μ, then the ordinal.
 RATING_COLOURS = ("#2563eb", "#16a34a")
 
@@ -161,15 +158,23 @@ def ranks_chart(res: Results, width: int = 720, height: int = 300) -> Chart:
     )
 
 
-def interval_chart(rows: list[Standing], width: int = 720, row_height: int = 28) -> Chart:
-    """Points per game of each entrant with its 95 % interval: a dot on a whisker per row."""
+def interval_chart(
+    rows: list[Standing], rules: str, width: int = 720, row_height: int = 28
+) -> Chart:
+    """Points per game of each entrant with its 95 % interval: a dot on a whisker per row,
+    on the axis of ``rules``' points (2011: 0 … 4; uecda: 1 … 5)."""
     left, right, top, bottom = 160, 24, 12, 36
     height = top + bottom + row_height * max(len(rows), 1)
-    x_max = POINTS_MAX
+    book = rules_named(rules)
+    x_min, x_max = (
+        book.points_for(PLAYERS_PER_PLACE, PLAYERS_PER_PLACE),
+        book.points_for(1, PLAYERS_PER_PLACE),
+    )
     plot_w = width - left - right
 
     def x(v: float) -> float:
-        return round(left + plot_w * v / x_max, 1)
+        v = min(max(v, x_min), x_max)  # an interval past the points a game can give: cut
+        return round(left + plot_w * (v - x_min) / (x_max - x_min), 1)
 
     series = []
     for i, s in enumerate(rows):
@@ -192,7 +197,7 @@ def interval_chart(rows: list[Standing], width: int = 720, row_height: int = 28)
         right,
         top,
         bottom,
-        x_ticks=[{"value": v, "x": x(v)} for v in range(0, x_max + 1)],
+        x_ticks=[{"value": v, "x": x(v)} for v in range(x_min, x_max + 1)],
         y_ticks=[],
         series=series,
     )

@@ -56,7 +56,7 @@ def tournament_page(request: HttpRequest, tournament_id: str) -> HttpResponse:
     context = {
         "title": f"{view.title} · daihinmin",
         "t": view,
-        "chart": charts.interval_chart(view.standings),
+        "chart": charts.interval_chart(view.standings, view.rules),
     }
     return render(request, "places/tournament.html", context)
 
