@@ -30,7 +30,7 @@ def fill(games: int) -> None:
     from django.db import connection
     from django.utils import timezone
 
-    from places.models import Game, GameEntry, GameFact, Place
+    from places.models import Game, GameEntry, GameFact, Place, Player
 
     started = time.perf_counter()
     q = connection.ops.quote_name
@@ -96,6 +96,15 @@ def fill(games: int) -> None:
                 f" WHERE {when}",
                 [kind, code],
             )
+        # each place's five seats, the bot version each played: v1 in odd places, v2 in even
+        player = q(Player._meta.db_table)
+        c.execute(
+            f"INSERT INTO {player} (place_id, user_id, seat, games, points, version) "
+            f"SELECT {place0} + n, {user0} + ((n * 7 + k * 13) %% {USERS}), k, {GAMES_A_PLACE},"
+            " 0, CASE WHEN n %% 2 = 0 THEN 'v2' ELSE 'v1' END"
+            f" FROM bench_n CROSS JOIN bench_k WHERE n <= {places}",
+            [],
+        )
         c.execute("DROP TABLE bench_n")
         c.execute("DROP TABLE bench_k")
         c.execute("ANALYZE")
@@ -120,6 +129,7 @@ def searches(games: int) -> list[tuple[str, dict]]:
         ("has=lock", {"has": "lock"}),
         ("has=timeout", {"has": "timeout"}),
         ("player=u1 opponent=u14", {"player": "u1", "opponent": "u14"}),
+        ("player=u1 version=v2", {"player": "u1", "version": "v2"}),
         ("player=u1 rules=uecda rank=1", {"player": "u1", "rules": "uecda", "rank": "1"}),
         ("player=u1 has=revolution opponent=u14", {"player": "u1", "has": "revolution", "opponent": "u14"}),
         (f"place={place}", {"place": str(place)}),

@@ -83,6 +83,8 @@ class UecdaTurn:
     spade3: bool
     #: The players still in when this submission began the 20-pass draw.
     drawn: tuple[int, ...]
+    #: Its think time in ms, when the record keeps it (a game played over the UECda port).
+    ms: float | None = None
 
 
 def uecda_turns(record: Mapping) -> Iterator[UecdaTurn]:
@@ -111,6 +113,7 @@ def uecda_turns(record: Mapping) -> Iterator[UecdaTurn]:
             done.accepted and locks,
             done.spade3,
             tuple(p for p, rank in enumerate(g.ranks) if not rank) if done.draw else (),
+            action.get("ms"),
         )
 
 

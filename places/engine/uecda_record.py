@@ -54,12 +54,15 @@ def record_of_logged(
     place: Mapping[str, object],
     seed: str | None = None,
     late: Collection[int] = (),
+    think_ms: Sequence[float] | None = None,
 ) -> dict:
     """The version 2 record of a game of a tndhms log that the engine refereed.
 
     ``place`` is ``{"id", "title", "games"}`` (``id`` None for a log not imported).
     ``late``: the turns whose move came past the place's time limit (a pass): their
-    actions say ``"late": true`` (a log has none: tndhms has no limit).
+    actions say ``"late": true`` (a log has none: tndhms has no limit). ``think_ms``: each
+    submission's time from the server's asking to its answer, in ms (a match over the
+    UECda port; a log keeps none).
     The rich's choices are the cards they gave: the log keeps no other trace of
     what they submitted, and a valid choice gives exactly those cards.
     """
@@ -92,6 +95,7 @@ def record_of_logged(
                 "verdict": verdict(out),
                 "reset": out.cleared,
                 **({"late": True} if n in late else {}),
+                **({"ms": round(think_ms[n - 1], 1)} if think_ms is not None else {}),
             }
             for n, (sub, out) in enumerate(zip(lg.plays, done.outcomes, strict=True), start=1)
         ],

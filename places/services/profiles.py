@@ -127,8 +127,14 @@ class Tally:
         self.add_move(outcome, reason, len(cards), bool(table), flips, eight)
 
     def add_uecda_turn(self, turn: UecdaTurn) -> None:
-        """One submission of a ``uecda`` game (its record keeps no think time). Any turn
-        may pass under these rules, the leader's too: each is a chance to."""
+        """One submission of a ``uecda`` game, with its think time when the record keeps it
+        (a game played over the UECda port; an imported log has none). Any turn may pass
+        under these rules, the leader's too: each is a chance to."""
+        if turn.ms is not None and turn.outcome != "timeout":
+            think = timedelta(milliseconds=turn.ms)
+            self.answered += 1
+            self.think_us += think // MICROSECOND
+            self.think[think_tenths(think)] += 1
         reason = REJECTED if turn.outcome == MISS else ""
         self.add_move(turn.outcome, reason, turn.cards, True, turn.revolution, turn.eight_cut)
 

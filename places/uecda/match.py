@@ -359,9 +359,11 @@ def game_record(
     head: dict,
     seed: str,
     late: Collection[int] = (),
+    think_ms: Sequence[float] | None = None,
 ) -> dict:
     """The game's version 2 record, by the importer's recorder: the game as tndhms logs it;
-    ``late``: the turns whose move came past the time limit (:class:`MoveClock`)."""
+    ``late``: the turns whose move came past the time limit (:class:`MoveClock`);
+    ``think_ms``: each move's time from asking to answer."""
     logged = LoggedGame(
         number=deal.game_no - 1,
         line=0,
@@ -387,7 +389,7 @@ def game_record(
         revolution=g.revolution,
     )
     return record_of_logged(
-        TndhmsLog(header={}, names=tuple(names)), done, head, seed or None, late
+        TndhmsLog(header={}, names=tuple(names)), done, head, seed or None, late, think_ms
     )
 
 
@@ -492,6 +494,7 @@ async def play_match(
         plays: list[Submission] = []
         outcomes: list[u.Outcome] = []
         late: list[int] = []  # the turns past the time limit: passes, marked in the record
+        think_ms: list[float] = []  # each move's, from its table's flush to its answer
         drawn = False
         shown_ranks = None if first else w.rank_cells(mibun)
         while True:
@@ -500,6 +503,7 @@ async def play_match(
                 seats[c_p].send(tables[c_p])
             p = g.turn
             s = seats[p]
+            asked = time.perf_counter()
             if isinstance(s, HouseSeat):
                 move = s.answer(g, p)
             else:
@@ -507,6 +511,7 @@ async def play_match(
                 move = PASS_MOVE if data is None else w.move_of_bytes(data, s.native)
                 if data is None:
                     late.append(len(plays) + 1)
+            think_ms.append((time.perf_counter() - asked) * 1000)
             before = g
             g, done = u.submit(g, p, move)
             plays.append(Submission(p, move.text(), move.ones, move.twos))
@@ -534,7 +539,7 @@ async def play_match(
         if watch is not None:
             watch.ended(match)
         record = game_record(
-            names, deal, exchanges, hands, plays, outcomes, g, drawn, head, seed, late
+            names, deal, exchanges, hands, plays, outcomes, g, drawn, head, seed, late, think_ms
         )
         result = on_game(game_no, record)
         if result is not None:

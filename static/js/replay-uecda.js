@@ -94,7 +94,7 @@
       else if (a.verdict === "pass") result.append(el("span", "badge pill-pass", T.passed));
       else if (a.verdict === "rejected") result.append(el("span", "badge pill-miss", T.rejected_short));
       else if (f.lock && f.event.locks) result.append(el("span", "badge badge-lock", fmt(T.lock, { suits: f.lock.map((s) => SUIT_SYMBOLS[s]).join("") })));
-      tr.append(num, who, cards, result, el("td", "num", "–"));
+      tr.append(num, who, cards, result, el("td", "num", a.ms === undefined ? "–" : String(a.ms))); // a log keeps no time
       rows.push(tr);
     });
     fill($("moves"), ...rows);

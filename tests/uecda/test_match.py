@@ -76,6 +76,21 @@ async def test_five_project_clients_play_a_match_whose_records_replay(close_thre
     assert all(s.games == 12 and s.rejected == 0 for s in summaries)
     by_number = [c.name for c in sorted(clients, key=lambda c: c.summary.player)]
     await sync_to_async(check_stored)(place_id, 12, by_number)
+    await sync_to_async(check_think_times)(place_id, by_number)
+
+
+def check_think_times(place_id: int, names: list[str]) -> None:
+    """Each move's time from asking to answer is in its record, and the players' profiles
+    count it (an imported log has none: tests/places/test_uecda_profiles.py)."""
+    from places.reads.profiles import profile
+
+    actions = [a for r in place_records(place_id, chunk=64) for a in r["actions"]]
+    assert all(isinstance(a["ms"], float | int) and 0 <= a["ms"] < 60_000 for a in actions)
+    assert any(a["ms"] > 0 for a in actions)
+    for name in names:
+        found = profile(name)
+        assert found.think_ms_mean is not None and found.think_ms_p99 >= found.think_ms_mean / 10
+        assert found.turns == sum(a["player"] == names.index(name) for a in actions)
 
 
 async def test_two_clients_and_three_house_bots(close_thread_connections, caplog):
