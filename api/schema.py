@@ -1067,6 +1067,7 @@ def read_paths() -> dict:
                 },
             }
         },
+        **more_read_paths(error),
         "/ratings.json": {
             "get": {
                 "operationId": "ratings_json_get",
@@ -1100,6 +1101,125 @@ def read_paths() -> dict:
                 },
             }
         },
+    }  # fmt: skip
+
+
+def _read_operation(
+    operation_id: str,
+    summary: str,
+    description: str,
+    parameters: list[dict],
+    ok: tuple[str, dict],
+    refusals: dict[str, str],
+    error: dict,
+) -> dict:
+    """One GET of a read route: ``ok`` its content type and schema, ``refusals`` its error
+    statuses (JSON ``Error`` bodies) and what each says."""
+    content_type, body = ok
+    return {
+        "get": {
+            "operationId": operation_id,
+            "summary": summary,
+            "description": description,
+            "tags": ["read"],
+            "security": [{}],
+            "parameters": parameters,
+            "responses": {
+                "200": {"description": summary, "content": {content_type: {"schema": body}}},
+                **{
+                    status: {"description": what, "content": {JSON_TYPE: {"schema": error}}}
+                    for status, what in refusals.items()
+                },
+                "405": {"description": "a method other than GET or HEAD"},
+            },
+        }
+    }
+
+
+def _path_parameter(name: str, schema: dict, description: str) -> dict:
+    return {"in": "path", "name": name, "required": True, "schema": schema,
+            "description": description}  # fmt: skip
+
+
+def more_read_paths(error: dict) -> dict:
+    """The event log, the records, the profiles and the tournaments (docs/protocol.md): any
+    path segment that names nothing is NOT_FOUND in JSON (``daihinmin/urls.py``)."""
+    place = _path_parameter("place_id", {"type": "integer", "minimum": 1}, "the place's id")
+    game = _path_parameter("game_no", {"type": "integer", "minimum": 1}, "its number")
+    tournament = _path_parameter("tournament_id", {"type": "integer", "minimum": 1},
+                                 "the tournament's id")  # fmt: skip
+    name = _path_parameter("name", {"type": "string"}, "the user's name")
+    lines = ("application/x-ndjson", {"type": "string", "description": "a record a line"})
+    held = "HELD_BACK: the games dealing the same cards elsewhere are not all played"
+    nothing = "NOT_FOUND: nothing of that id or name"
+    return {
+        "/places/{place_id}/events.json": _read_operation(
+            "place_events_get", "a place's event log",
+            "The events a place sent, exactly as sent, after `after` (at most 1,000: read "
+            "again from `last_seq`). docs/protocol.md, \"The event log\".",
+            [place, _game_parameter("after", {"type": "integer", "minimum": 0},
+                                    "the last sequence number read (0: from the first)")],
+            (JSON_TYPE, {"type": "object", "required": ["place", "first_seq", "last_seq",
+                                                        "events"],
+                         "properties": {"place": {"type": "integer"},
+                                        "first_seq": {"type": "integer"},
+                                        "last_seq": {"type": "integer"},
+                                        "events": {"type": "array",
+                                                   "items": {"type": "object"}}}}),
+            {"400": "INVALID_PARAMETER: after is no integer", "403": held, "404": nothing},
+            error,
+        ),
+        "/places/{place_id}/games/{game_no}/record.json": _read_operation(
+            "game_record_get", "a finished game's record",
+            "Its record, format version 1 (2011) or 2 (uecda): docs/records.md, "
+            "docs/record.schema.json, docs/record-v2.schema.json.",
+            [place, game],
+            (JSON_TYPE, {"type": "object", "required": ["format", "version", "rules", "game"],
+                         "properties": {"format": {"type": "string"},
+                                        "version": {"type": "integer"},
+                                        "rules": {"type": "string"},
+                                        "game": {"type": "integer"}}}),
+            {"403": held, "404": nothing + ", or the game not finished"},
+            error,
+        ),
+        "/places/{place_id}/records.jsonl": _read_operation(
+            "place_records_get", "a place's records",
+            "Every finished game's record the reader may read, a line each, streamed.",
+            [place], lines, {"404": nothing}, error,
+        ),
+        "/users/{name}.json": _read_operation(
+            "profile_get", "a player's profile",
+            "How a player has played: docs/protocol.md, \"Profiles\".",
+            [name],
+            (JSON_TYPE, {"type": "object", "required": ["name", "games", "points", "turns",
+                                                        "ratings", "versions"],
+                         "properties": {"name": {"type": "string"},
+                                        "games": {"type": "integer"},
+                                        "points": {"type": "integer"},
+                                        "turns": {"type": "integer"},
+                                        "ratings": {"type": "object"},
+                                        "versions": {"type": "array"}}}),
+            {"404": nothing + " (or a user who never played)"},
+            error,
+        ),
+        "/tournaments/{tournament_id}.json": _read_operation(
+            "tournament_get", "a tournament and its standings",
+            "docs/tournaments.md.",
+            [tournament],
+            (JSON_TYPE, {"type": "object", "required": ["id", "title", "state", "standings"],
+                         "properties": {"id": {"type": "integer"},
+                                        "title": {"type": "string"},
+                                        "state": {"type": "string"},
+                                        "standings": {"type": "array"}}}),
+            {"404": nothing},
+            error,
+        ),
+        "/tournaments/{tournament_id}/records.jsonl": _read_operation(
+            "tournament_records_get", "a tournament's records",
+            "The records of every place of the tournament, a line each, streamed (held-back "
+            "games left out).",
+            [tournament], lines, {"404": nothing}, error,
+        ),
     }  # fmt: skip
 
 

@@ -1,8 +1,8 @@
 from django.contrib import admin
 from django.contrib.staticfiles.urls import staticfiles_urlpatterns
-from django.urls import include, path
+from django.urls import include, path, re_path
 
-from places.views import health, pages
+from places.views import health, json_not_found, pages
 
 urlpatterns = [
     # first: a bot asks every turn (api/protocol.py), and URLs resolve in order
@@ -16,6 +16,9 @@ urlpatterns = [
     # the language switch of every page's header (Django's set_language view)
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("places.urls")),
+    # last: a data URL that names nothing (a place id past any, a name no user may have)
+    # answers NOT_FOUND in JSON, as the routes of data do, not Django's HTML page
+    re_path(r"^[\s\S]*\.jsonl?$", json_not_found),  # ([\s\S]: a name may hold a newline)
 ]
 
 # a failed view: SERVER_ERROR as JSON or XML on the routes of data, Django's page elsewhere

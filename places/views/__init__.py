@@ -49,6 +49,12 @@ def refusal(refused: errors.Refused) -> HttpResponse:
     return response
 
 
+def json_not_found(request: HttpRequest) -> HttpResponse:
+    """A data URL (``.json``, ``.jsonl``) that no route takes: ``NOT_FOUND`` in JSON, as the
+    routes of data answer a place or a name that is not there (``daihinmin/urls.py``)."""
+    return refusal(errors.Refused(errors.NOT_FOUND, "no such data: nothing answers at this URL"))
+
+
 def is_staff(request: HttpRequest) -> bool:
     """Whether the reader is active staff: staff see hands, seeds and held-back records."""
     user = request.user

@@ -49,15 +49,19 @@ def test_one_operation_a_route_and_method_its_formats_as_alternatives(schema):
     paths = schema["paths"]
     operations = [(path, method) for path, ops in paths.items() for method in ops]
     routes = [(r, m) for r in protocol.ROUTES for m in r.methods if m != "HEAD"]
-    routes += [("/games.json", "GET"), ("/ratings.json", "GET")]  # api.schema.read_paths
-    tokens = [("/tokens.json", "get"), ("/tokens.json", "post"), ("/tokens/{token_id}.json", "delete")]
+    routes += [(p, "GET") for p in READ_PATHS]  # api.schema.read_paths
+    tokens = [
+        ("/tokens.json", "get"),
+        ("/tokens.json", "post"),
+        ("/tokens/{token_id}.json", "delete"),
+    ]
     routes += tokens  # outside the table: the token routes (issue 38)
     assert len(operations) == len(routes) == len({o["operationId"] for o in _ops(schema)})
     assert set(paths) == {
         *(f"/{name}{{format}}" for name in DOCUMENTS + ["post_cards", "logout", "practice"]),
         "/login", "/login{format}", "/sessions{format}", "/operations",
-        "/operations/legal_plays.json", "/signup", "/signup{format}", "/games.json",
-        "/ratings.json", "/tokens.json", "/tokens/{token_id}.json",
+        "/operations/legal_plays.json", "/signup", "/signup{format}", *READ_PATHS,
+        "/tokens.json", "/tokens/{token_id}.json",
     }  # fmt: skip
     for d in DOCUMENTS:
         op = paths[f"/{d}{{format}}"]["get"]
@@ -79,10 +83,36 @@ def test_every_path_apart_on_request(client):
     for prefix in ("/operations/", "/"):
         expected |= {f"{prefix}{d}{s}" for d in DOCUMENTS + ["post_cards"] for s in SUFFIXES}
     expected |= {f"/practice{s}" for s in SUFFIXES}
-    expected |= {"/signup", "/signup.json", "/signup.xml", "/games.json", "/ratings.json"}
+    expected |= {"/signup", "/signup.json", "/signup.xml", *READ_PATHS}
     expected |= {"/tokens.json", "/tokens/{token_id}.json"}
     assert set(paths) == expected
     assert set(paths["/login"]) == {"get", "post"} and set(paths["/login.json"]) == {"post"}
+
+
+#: The site's read routes the description holds (``api.schema.read_paths``).
+READ_PATHS = [
+    "/games.json", "/ratings.json", "/places/{place_id}/events.json",
+    "/places/{place_id}/games/{game_no}/record.json", "/places/{place_id}/records.jsonl",
+    "/users/{name}.json", "/tournaments/{tournament_id}.json",
+    "/tournaments/{tournament_id}/records.jsonl",
+]  # fmt: skip
+
+
+def test_a_data_url_that_names_nothing_is_not_found_in_json(client):
+    """The described read routes answer NOT_FOUND in JSON for any segment (the fuzzer's
+    ``null,null``, a name with a newline), not Django's HTML page."""
+    for url in (
+        "/places/null,null/events.json",
+        "/users/a%0Ab.json",
+        "/users/a b.json",
+        "/tournaments/x/records.jsonl",
+        "/places/1/games/x/record.json",
+        "/no.json",
+    ):
+        response = client.get(url)
+        assert response.status_code == 404, url
+        assert response.json()["error"]["code"] == "NOT_FOUND", url
+    assert client.get("/places/null,null/").status_code == 404  # a page: Django's own
 
 
 def _ops(schema) -> list[dict]:
@@ -144,9 +174,10 @@ def test_the_token_routes_are_described(schema):
         "$ref": "#/components/schemas/NewToken"
     }
     assert "TOO_MANY_TOKENS" in made["409"]["description"]
-    assert "NO_SUCH_TOKEN" in paths["/tokens/{token_id}.json"]["delete"]["responses"]["404"][
-        "description"
-    ]
+    assert (
+        "NO_SUCH_TOKEN"
+        in paths["/tokens/{token_id}.json"]["delete"]["responses"]["404"]["description"]
+    )
     hand = paths["/get_hand{format}"]["get"]
     assert "INVALID_TOKEN" in hand["responses"]["401"]["description"]
     assert "place_id" in {p["name"] for p in hand["parameters"]}
