@@ -20,7 +20,7 @@ from places.models import Game
 from places.uecda import match as m
 from places.uecda import wire as w
 from tests.uecda.test_match import check_stored, serve
-from tests.uecda.test_time_limit import played, stored_actions
+from tests.uecda.test_time_limit import moves_of, played, stored_actions
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -190,7 +190,7 @@ async def test_a_thousand_silent_connections_change_nothing_in_a_match(close_thr
 
         def actions() -> list:
             games = Game.objects.filter(place_id=place_id).order_by("no")
-            return [g.record["actions"] for g in games]
+            return [moves_of(g.record["actions"]) for g in games]
 
         return await sync_to_async(actions)()
 

@@ -11,6 +11,7 @@ import pytest
 from places.engine import uecda as u
 from places.uecda import match as m
 from places.uecda import wire as w
+from tests.uecda.test_time_limit import moves_of
 
 
 async def connected() -> tuple[m.Connection, asyncio.StreamReader, asyncio.StreamWriter]:
@@ -127,7 +128,7 @@ async def test_a_match_plays_the_same_whether_it_polls_or_not(close_thread_conne
 
     def actions(place_id: int) -> list[list[dict]]:
         games = Game.objects.filter(place_id=place_id).order_by("no")
-        return [g.record["actions"] for g in games]
+        return [moves_of(g.record["actions"]) for g in games]
 
     played = []
     for poll in (0.0, 0.5):
