@@ -83,6 +83,14 @@ def _refused(name: str, why: str) -> errors.Refused:
     return errors.Refused(errors.INVALID_PARAMETER, f"{name}: {why}")
 
 
+def rules_parameter(value: str | None) -> str | None:
+    """A ``rules`` query parameter (the search's, a leaderboard's): a profile's name, or
+    None when not given; ``INVALID_PARAMETER`` for another."""
+    if value is not None and value not in PROFILES:
+        raise _refused("rules", "one of " + ", ".join(PROFILES))
+    return value
+
+
 def _whole(params: Mapping[str, str], name: str, low: int, high: int) -> int | None:
     text = params.get(name) or ""
     if not text:
@@ -114,9 +122,7 @@ def parse_query(params: Mapping[str, str]) -> GameQuery:
     for name in params:
         if name not in PARAMETERS:
             raise _refused(name, "no such parameter; the search takes " + ", ".join(PARAMETERS))
-    rules = params.get("rules") or None
-    if rules is not None and rules not in PROFILES:
-        raise _refused("rules", "one of " + ", ".join(PROFILES))
+    rules = rules_parameter(params.get("rules") or None)
     has = params.get("has") or None
     if has is not None and has not in facts.KINDS:
         raise _refused("has", "one of " + ", ".join(facts.KINDS))

@@ -11,11 +11,12 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import render
 
 from places import errors
-from places.engine.rules import DAIHINMIN_2011_NAME, PROFILES
+from places.engine.rules import DAIHINMIN_2011_NAME
 from places.models import RULES_CHOICES
 from places.presentation import charts
 from places.reads import ratings
 from places.reads import tournaments as reads
+from places.reads.games import rules_parameter
 from places.views import csv_response, json_response, read_only, refusal
 
 #: The standings CSV's header (one row an entrant, best first).
@@ -84,10 +85,7 @@ def standings_csv(request: HttpRequest, tournament_id: str) -> HttpResponse:
 
 def _rules_asked(request: HttpRequest) -> str:
     """The rule book a leaderboard is asked for (``?rules=``): the 2011 one unless said."""
-    rules = request.GET.get("rules") or DAIHINMIN_2011_NAME
-    if rules not in PROFILES:
-        raise errors.Refused(errors.INVALID_PARAMETER, "rules: one of " + ", ".join(PROFILES))
-    return rules
+    return rules_parameter(request.GET.get("rules") or DAIHINMIN_2011_NAME)
 
 
 @read_only
