@@ -27,6 +27,7 @@ from datetime import timedelta
 
 from django.apps import apps as installed_apps
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import Max
 
 from places import rows
 from places.engine.facts import MISS, REJECTED, UecdaTurn, play_marks, uecda_turns
@@ -115,33 +116,39 @@ class Tally:
             o[3] += points(their_rank, n)
 
     def add_turn(self, outcome, reason, cards, table, revolution, opened_at, settled_at) -> None:
-        """One settled turn of a 2011 game. Think time is over the turns answered (a timeout
-        is the limit, not a thought); a pass counts against the turns with cards on the
-        table, the only ones where passing is legal."""
-        if outcome != "timeout":
-            think = settled_at - opened_at
-            self.answered += 1
-            self.think_us += think // MICROSECOND
-            self.think[think_tenths(think)] += 1
+        """One settled turn of a 2011 game: a pass counts against the turns with cards on
+        the table, the only ones where passing is legal."""
         flips, eight = play_marks(cards, revolution) if outcome == "play" else (False, False)
-        self.add_move(outcome, reason, len(cards), bool(table), flips, eight)
+        think = settled_at - opened_at
+        self.add_move(outcome, reason, len(cards), bool(table), flips, eight, think)
 
     def add_uecda_turn(self, turn: UecdaTurn) -> None:
         """One submission of a ``uecda`` game, with its think time when the record keeps it
         (a game played over the UECda port; an imported log has none). Any turn may pass
         under these rules, the leader's too: each is a chance to."""
-        if turn.ms is not None and turn.outcome != "timeout":
-            think = timedelta(milliseconds=turn.ms)
+        reason = REJECTED if turn.outcome == MISS else ""
+        think = None if turn.ms is None else timedelta(milliseconds=turn.ms)
+        self.add_move(
+            turn.outcome, reason, turn.cards, True, turn.revolution, turn.eight_cut, think
+        )
+
+    def add_move(
+        self,
+        outcome: str,
+        reason: str,
+        cards: int,
+        chance: bool,
+        revolution: bool,
+        eight: bool,
+        think: timedelta | None,
+    ) -> None:
+        """One settled turn, whatever the rules: ``chance``, whether a pass was legal;
+        ``think``, the time it took (None: not kept). Think time is over the turns
+        answered: a timeout is the limit, not a thought."""
+        if think is not None and outcome != "timeout":
             self.answered += 1
             self.think_us += think // MICROSECOND
             self.think[think_tenths(think)] += 1
-        reason = REJECTED if turn.outcome == MISS else ""
-        self.add_move(turn.outcome, reason, turn.cards, True, turn.revolution, turn.eight_cut)
-
-    def add_move(
-        self, outcome: str, reason: str, cards: int, chance: bool, revolution: bool, eight: bool
-    ) -> None:
-        """One settled turn, whatever the rules: ``chance``, whether a pass was legal."""
         self.turns += 1
         self.pass_chances += chance
         if outcome == "timeout":
@@ -239,8 +246,7 @@ def count_place_games(place_id: int) -> int:
         counted = min(
             Player.objects.filter(place_id=place_id).values_list("games", flat=True), default=0
         )
-        last = Game.objects.filter(place_id=place_id).order_by("-no").values_list("no", flat=True)
-        last = next(iter(last[:1]), 0)
+        last = Game.objects.filter(place_id=place_id).aggregate(last=Max("no"))["last"] or 0
     for first in range(counted + 1, last + 1, COUNTED_AT_ONCE):  # records: a part at a time
         upto = first + COUNTED_AT_ONCE - 1
         stored = Rank.objects.filter(
