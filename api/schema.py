@@ -959,8 +959,9 @@ def described(route, prefix: str, fmt: str | None):
 # -- the read routes (places/views/), described by hand ---------------------------------------
 
 
-def _game_parameter(name: str, schema: dict, description: str) -> dict:
-    return {"in": "query", "name": name, "required": False, "schema": schema,
+def _parameter(where: str, name: str, schema: dict, description: str) -> dict:
+    """A read route's parameter: ``where`` "query" (optional) or "path" (required)."""
+    return {"in": where, "name": name, "required": where == "path", "schema": schema,
             "description": description}  # fmt: skip
 
 
@@ -1028,25 +1029,25 @@ def read_paths() -> dict:
                 "tags": ["read"],
                 "security": [{}],
                 "parameters": [
-                    _game_parameter("player", {"type": "string"}, "games this user played"),
-                    _game_parameter("version", {"type": "string", "maxLength": VERSION_MAX_LENGTH},
+                    _parameter("query", "player", {"type": "string"}, "games this user played"),
+                    _parameter("query", "version", {"type": "string", "maxLength": VERSION_MAX_LENGTH},
                                     "the player's bot version, its token's label (needs player)"),
-                    _game_parameter("opponent", {"type": "string"},
+                    _parameter("query", "opponent", {"type": "string"},
                                     "games this user played too (with player: against it)"),
-                    _game_parameter("rules", {"type": "string", "enum": list(PROFILES)},
+                    _parameter("query", "rules", {"type": "string", "enum": list(PROFILES)},
                                     "the rules profile"),
-                    _game_parameter("place", whole, "a place's id"),
-                    _game_parameter("tournament", whole, "a tournament's id"),
-                    _game_parameter("since", moment, "ended at or after"),
-                    _game_parameter("until", moment, "ended before"),
-                    _game_parameter("rank", {"type": "integer", "minimum": 1, "maximum": 5},
+                    _parameter("query", "place", whole, "a place's id"),
+                    _parameter("query", "tournament", whole, "a tournament's id"),
+                    _parameter("query", "since", moment, "ended at or after"),
+                    _parameter("query", "until", moment, "ended before"),
+                    _parameter("query", "rank", {"type": "integer", "minimum": 1, "maximum": 5},
                                     "the player's rank (needs player)"),
-                    _game_parameter("has", {"type": "string", "enum": list(KINDS)},
+                    _parameter("query", "has", {"type": "string", "enum": list(KINDS)},
                                     "what happened in the game (with player: what it did)"),
-                    _game_parameter("miss", {"type": "string", "enum": list(MISS_CODES)},
+                    _parameter("query", "miss", {"type": "string", "enum": list(MISS_CODES)},
                                     "a miss of this code (has=miss)"),
-                    _game_parameter("before", whole, "the cursor: `next` gives it"),
-                    _game_parameter("limit", {"type": "integer", "minimum": 1,
+                    _parameter("query", "before", whole, "the cursor: `next` gives it"),
+                    _parameter("query", "limit", {"type": "integer", "minimum": 1,
                                               "maximum": MAX_PAGE_SIZE, "default": PAGE_SIZE},
                                     "games a page"),
                 ],
@@ -1080,7 +1081,7 @@ def read_paths() -> dict:
                 "tags": ["read"],
                 "security": [{}],
                 "parameters": [
-                    _game_parameter("rules", {"type": "string", "enum": list(PROFILES),
+                    _parameter("query", "rules", {"type": "string", "enum": list(PROFILES),
                                               "default": DAIHINMIN_2011_NAME}, "the rule book"),
                 ],
                 "responses": {
@@ -1136,19 +1137,14 @@ def _read_operation(
     }
 
 
-def _path_parameter(name: str, schema: dict, description: str) -> dict:
-    return {"in": "path", "name": name, "required": True, "schema": schema,
-            "description": description}  # fmt: skip
-
-
 def more_read_paths(error: dict) -> dict:
     """The event log, the records, the profiles and the tournaments (docs/protocol.md): any
     path segment that names nothing is NOT_FOUND in JSON (``daihinmin/urls.py``)."""
-    place = _path_parameter("place_id", {"type": "integer", "minimum": 1}, "the place's id")
-    game = _path_parameter("game_no", {"type": "integer", "minimum": 1}, "its number")
-    tournament = _path_parameter("tournament_id", {"type": "integer", "minimum": 1},
+    place = _parameter("path", "place_id", {"type": "integer", "minimum": 1}, "the place's id")
+    game = _parameter("path", "game_no", {"type": "integer", "minimum": 1}, "its number")
+    tournament = _parameter("path", "tournament_id", {"type": "integer", "minimum": 1},
                                  "the tournament's id")  # fmt: skip
-    name = _path_parameter("name", {"type": "string"}, "the user's name")
+    name = _parameter("path", "name", {"type": "string"}, "the user's name")
     lines = ("application/x-ndjson", {"type": "string", "description": "a record a line"})
     held = "HELD_BACK: the games dealing the same cards elsewhere are not all played"
     nothing = "NOT_FOUND: nothing of that id or name"
@@ -1157,7 +1153,7 @@ def more_read_paths(error: dict) -> dict:
             "place_events_get", "a place's event log",
             "The events a place sent, exactly as sent, after `after` (at most 1,000: read "
             "again from `last_seq`). docs/protocol.md, \"The event log\".",
-            [place, _game_parameter("after", {"type": "integer", "minimum": 0},
+            [place, _parameter("query", "after", {"type": "integer", "minimum": 0},
                                     "the last sequence number read (0: from the first)")],
             (JSON_TYPE, {"type": "object", "required": ["place", "first_seq", "last_seq",
                                                         "events"],
