@@ -26,6 +26,7 @@ from places.realtime import wake
 
 logger = logging.getLogger(__name__)
 
+
 def poll_seconds() -> float:
     return float(getattr(settings, "DEALER_POLL_SECONDS", 0.2))
 

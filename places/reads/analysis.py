@@ -32,4 +32,3 @@ def game_analysis(place_id: int, game_no: int, *, staff: bool = False) -> GameAn
             errors.NOT_ANALYSED, f"game {game_no} of place {place_id} has not been analysed"
         )
     return found
-

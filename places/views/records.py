@@ -39,7 +39,9 @@ def record(request: HttpRequest, place_id: str, game_no: str) -> HttpResponse:
         )
     doc = None if head is None else record_of(head, no)
     if doc is None:
-        return refusal(errors.Refused(errors.NOT_FOUND, f"no finished game {no} in place {place_id}"))
+        return refusal(
+            errors.Refused(errors.NOT_FOUND, f"no finished game {no} in place {place_id}")
+        )
     return json_response(doc)
 
 
@@ -64,14 +66,14 @@ def tournament_records(request: HttpRequest, tournament_id: str) -> HttpResponse
     if tournament is None:
         return refusal(errors.Refused(errors.NOT_FOUND, f"no tournament {tournament_id}"))
     staff = is_staff(request)
-    places = Place.objects.filter(tournament=tournament).order_by("table_no").values_list(
-        "id", flat=True
+    places = (
+        Place.objects.filter(tournament=tournament)
+        .order_by("table_no")
+        .values_list("id", flat=True)
     )
     chunks = chain.from_iterable(_place_chunks(place_id, staff) for place_id in places)
     response = StreamingHttpResponse(_lines(chunks), content_type=JSONL_TYPE)
-    response["Content-Disposition"] = (
-        f'inline; filename="tournament-{tournament.id}-records.jsonl"'
-    )
+    response["Content-Disposition"] = f'inline; filename="tournament-{tournament.id}-records.jsonl"'
     return response
 
 
