@@ -28,12 +28,13 @@ def free_ports(n: int) -> int:
     """The first of ``n`` consecutive free ports."""
     for _ in range(100):
         first = free_port()
-        if all(_free(first + i) for i in range(1, n)):
+        if all(bindable(first + i) for i in range(1, n)):
             return first
     raise RuntimeError(f"no {n} consecutive free ports")
 
 
-def _free(port: int) -> bool:
+def bindable(port: int) -> bool:
+    """Whether this machine's loopback port can be bound now."""
     with socket.socket() as s:
         try:
             s.bind(("127.0.0.1", port))

@@ -20,7 +20,6 @@ import os
 import re
 import shlex
 import shutil
-import socket
 import ssl
 import subprocess
 import sys
@@ -32,6 +31,7 @@ import pytest
 import websockets
 
 from harness.server import ROOT, Server, free_port
+from harness.stack import bindable
 from tests.e2e.legacy_client import Legacy
 from tests.e2e.test_tls import self_signed
 from tests.needs import serve_prod
@@ -62,15 +62,6 @@ def replaced(text: str, old: str, new: str, count: int = 1) -> str:
     found = text.count(old)
     assert found == count if count else found > 0, f"{old!r} is there {found} times"
     return text.replace(old, new)
-
-
-def bindable(port: int) -> bool:
-    with socket.socket() as s:
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-        return True
 
 
 def first_process_port() -> int:
