@@ -54,7 +54,6 @@ MAX_LINE_POINTS = 400
 
 def points_chart(res: Results, width: int = 720, height: int = 320) -> Chart:
     """Cumulative points per player over the games: one polyline per seat."""
-    left, right, top, bottom = 48, 16, 16, 48
     games = len(res.games)
     n = len(res.seats)
     points_of = rules_named(res.place.rules).points_for
@@ -66,32 +65,50 @@ def points_chart(res: Results, width: int = 720, height: int = 320) -> Chart:
     y_step = _nice_step(top_value, 5)
     y_max = -(-top_value // y_step) * y_step
     x_max = max(games, 1)
-    x_step = _nice_step(x_max, 10)
+    every = max(1, -(-games // MAX_LINE_POINTS))
+    idx = list(range(0, games + 1, every))
+    if idx[-1] != games:
+        idx.append(games)
+    lines = [
+        (res.seats[s].name, seat_colour(s), [(i, values[i]) for i in idx], values[-1])
+        for s, values in enumerate(cumulative)
+    ]
+    return _line_chart(lines, x_max, _nice_step(x_max, 10), y_max, y_step, width, height, 48)
+
+
+def _line_chart(
+    lines: list[tuple[str, str, list[tuple[float, float]], object]],
+    x_max: int,
+    x_step: int,
+    y_max: int,
+    y_step: int,
+    width: int,
+    height: int,
+    bottom: int,
+) -> Chart:
+    """Polylines from 0 up on both axes: each line's name, colour, points ``(x, y)`` and
+    the total shown at its end (the results' points, the analysis's expected points)."""
+    left, right, top = 48, 16, 16
     plot_w = width - left - right
     plot_h = height - top - bottom
 
-    def x(i: int) -> float:
-        return round(left + plot_w * i / x_max, 1)
+    def x(v: float) -> float:
+        return round(left + plot_w * v / x_max, 1)
 
-    def y(v: int) -> float:
+    def y(v: float) -> float:
         return round(top + plot_h * (1 - v / y_max), 1)
 
-    every = max(1, -(-games // MAX_LINE_POINTS))
-    series = []
-    for s, values in enumerate(cumulative):
-        idx = list(range(0, games + 1, every))
-        if idx[-1] != games:
-            idx.append(games)
-        series.append(
-            {
-                "name": res.seats[s].name,
-                "colour": seat_colour(s),
-                "points": " ".join(f"{x(i)},{y(values[i])}" for i in idx),
-                "end_x": x(games),
-                "end_y": y(values[-1]),
-                "total": values[-1],
-            }
-        )
+    series = [
+        {
+            "name": name,
+            "colour": colour,
+            "points": " ".join(f"{x(a)},{y(b)}" for a, b in points),
+            "end_x": x(points[-1][0]),
+            "end_y": y(points[-1][1]),
+            "total": total,
+        }
+        for name, colour, points, total in lines
+    ]
     return Chart(
         width,
         height,
@@ -260,48 +277,17 @@ def rating_chart(points: list[RatingPoint], width: int = 720, height: int = 260)
 def expected_points_chart(analysis: dict, width: int = 720, height: int = 260) -> Chart:
     """Each player's expected points for the game (the move it played, as the analysis
     valued it) at each of its judged decisions, over the turns: one polyline a player."""
-    left, right, top, bottom = 48, 16, 16, 40
     decisions = analysis["decisions"]
     players = analysis["players"]
     last_turn = max([d["turn"] for d in decisions] + [1])
     y_max = rules_named(analysis["rules"]).points_for(1, len(players))
-    plot_w = width - left - right
-    plot_h = height - top - bottom
-
-    def x(turn: int) -> float:
-        return round(left + plot_w * turn / last_turn, 1)
-
-    def y(v: float) -> float:
-        return round(top + plot_h * (1 - v / y_max), 1)
-
-    series = []
+    lines = []
     for p in players:
         mine = [
             (d["turn"], d["points"])
             for d in decisions
             if d["player"] == p["player"] and d.get("points") is not None
         ]
-        if not mine:
-            continue
-        series.append(
-            {
-                "name": p["name"],
-                "colour": seat_colour(p["player"]),
-                "points": " ".join(f"{x(t)},{y(v)}" for t, v in mine),
-                "end_x": x(mine[-1][0]),
-                "end_y": y(mine[-1][1]),
-                "total": f"{mine[-1][1]:.2f}",
-            }
-        )
-    x_step = _nice_step(last_turn, 10)
-    return Chart(
-        width,
-        height,
-        left,
-        right,
-        top,
-        bottom,
-        x_ticks=[{"value": v, "x": x(v)} for v in range(0, last_turn + 1, x_step)],
-        y_ticks=[{"value": v, "y": y(v)} for v in range(0, y_max + 1)],
-        series=series,
-    )
+        if mine:
+            lines.append((p["name"], seat_colour(p["player"]), mine, f"{mine[-1][1]:.2f}"))
+    return _line_chart(lines, last_turn, _nice_step(last_turn, 10), y_max, 1, width, height, 40)
