@@ -299,7 +299,7 @@ class UecdaView:
 
     hand: int  # card mask (the joker at bit 53)
     stage: u.Move | None  # the play to beat; None: the player leads
-    revolution: bool
+    revolution: bool  # lower beats higher now: a revolution, or an 11-back reversing it
     locked: bool  # the trick is locked to the suits of ``stage``
     moves: Sequence[u.Move]  # every move accepted now; a pass is always allowed
     #: The player's information set, where the caller keeps one (the arena); else None.

@@ -5,7 +5,9 @@ to tndhms or ``manage.py uecda_match``, sends the 20070 handshake, and plays
 until the server's game state says the match is over (2). On each of its turns
 the strategy sees a :class:`~bots.strategies.UecdaView` built from the tables:
 the hand from its turn table, the play to beat from the last field table, the
-revolution and the lock from the turn table's flags.
+revolution, the 11-back and the lock from the turn table's flags. The server does not
+say its rules: a client told them (``--rules uecda+no-stairs``) leaves out the moves
+they forbid.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 
 from bots.strategies import UecdaStrategy, UecdaView, uecda_give
 from places.engine import uecda as u
-from places.engine.rules import UECDA
+from places.engine.rules import UECDA, Rules
 from places.engine.uecda_legal import legal_moves
 from places.uecda import wire as w
 
@@ -48,13 +50,21 @@ def hand_of(table: list[int]) -> int:
     return w.cards_of_table(table)
 
 
-def position(hand: int, stage: u.Move | None, revolution: bool, locked: bool) -> u.UecdaGame:
+def position(
+    hand: int,
+    stage: u.Move | None,
+    revolution: bool,
+    locked: bool,
+    back: bool = False,
+    rules: Rules = UECDA,
+) -> u.UecdaGame:
     """A one-player position the engine's move listing reads: the client's own view."""
     g = object.__new__(u.UecdaGame)
-    g.rules = UECDA
+    g.rules = rules
     g.hands = (hand,)
     g.stage = stage
     g.revolution = revolution
+    g.back = back
     g.locked = locked
     g.joker_single = stage is not None and stage.kind == u.JOKER_SINGLE
     g.phase = u.TURN
@@ -63,11 +73,14 @@ def position(hand: int, stage: u.Move | None, revolution: bool, locked: bool) ->
 
 
 class UecdaClient:
-    def __init__(self, host: str, port: int, name: str, strategy: UecdaStrategy):
+    def __init__(
+        self, host: str, port: int, name: str, strategy: UecdaStrategy, rules: Rules = UECDA
+    ):
         self.host = host
         self.port = port
         self.name = name
         self.strategy = strategy
+        self.rules = rules
         self.summary = Summary()
 
     async def _table(self, reader: asyncio.StreamReader) -> list[int]:
@@ -111,11 +124,20 @@ class UecdaClient:
                 stage = None
             if turn[_FLAGS + 2] == 1:
                 view_game = position(
-                    hand_of(turn), stage, bool(turn[_FLAGS + 6]), bool(turn[_FLAGS + 7])
+                    hand_of(turn),
+                    stage,
+                    bool(turn[_FLAGS + 6]),
+                    bool(turn[_FLAGS + 7]),
+                    bool(turn[_FLAGS + 5]),
+                    self.rules,
                 )
                 moves = legal_moves(view_game, 0)
                 view = UecdaView(
-                    view_game.hands[0], stage, view_game.revolution, view_game.locked, moves
+                    view_game.hands[0],
+                    stage,
+                    view_game.reversed_strength,
+                    view_game.locked,
+                    moves,
                 )
                 move = self.strategy(view)
                 writer.write(w.encode(w.table_of_move(move)))

@@ -35,8 +35,7 @@ from .evaluate import DEFAULT_POLICY, Candidate, candidates, evaluate
 from .game import OVER, act, advance, new_game, time_out
 from .infoset import InfoSet, observe
 from .replay import TIMEOUT, starting_hands
-from .rules import rules_named
-from .uecda_record import mask_of_written, written
+from .uecda_record import mask_of_written, record_rules, written
 
 FORMAT = "daihinmin-analysis"
 VERSION = 1
@@ -95,7 +94,7 @@ def _decisions_2011(record: Mapping) -> Iterator[Decision]:
 
 
 def _decisions_uecda(record: Mapping) -> Iterator[Decision]:
-    rules = rules_named(record["rules"])
+    rules = record_rules(record)
     hands = tuple(mask_of_written(h) for h in record["hands"])
     given: list[list[tuple[int, int]]] = [[] for _ in hands]
     for x in record["exchange"]:
@@ -217,6 +216,7 @@ def analyse(
         "format": FORMAT,
         "version": VERSION,
         "rules": record["rules"],
+        **({"variant": record["variant"]} if "variant" in record else {}),
         "place": record["place"]["id"],
         "game": record["game"],
         "playouts": playouts,

@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from places.engine import uecda as u
 from places.engine.cards import mask_of
 from places.engine.plays import read_play
-from places.engine.rules import UECDA
 from places.engine.uecda_record import REJECTED as REJECTED_VERDICT
-from places.engine.uecda_record import mask_of_written
+from places.engine.uecda_record import mask_of_written, record_rules
 
 REVOLUTION = "revolution"
 LOCK = "lock"
@@ -90,7 +89,8 @@ class UecdaTurn:
 def uecda_turns(record: Mapping) -> Iterator[UecdaTurn]:
     """Each submission of a ``uecda`` game's version 2 record, played again by the engine
     (a stored record was refereed when it was written)."""
-    g = u.new_game(UECDA, [mask_of_written(h) for h in record["hands"]], record["seats"])
+    hands = [mask_of_written(h) for h in record["hands"]]
+    g = u.new_game(record_rules(record), hands, record["seats"])
     for action in record["actions"]:
         player = action["player"]
         move = u.move_of_text(action["table"])

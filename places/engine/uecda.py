@@ -45,6 +45,8 @@ SPADE_3 = 3  # card_id(1, 3): the only answer to a lone joker
 
 PASS, SINGLE, GROUP, STAIR, JOKER_SINGLE = 0, 1, 2, 3, 4
 EIGHT_COLUMN = 6  # the column of the 8s
+SIX_COLUMN = 4  # the 6s: with ``six_reverse`` they reverse the order of play
+JACK_COLUMN = 9  # the jacks: with ``eleven_back`` they reverse strength for the trick
 
 
 def cell(row: int, col: int) -> int:
@@ -88,9 +90,9 @@ class Move:
     ``low``, ``size``, ``suit`` and ``kind`` are tndhms's ``status_of_submitted_card``:
     the lowest column, the number of cells, the suit bits (bit ``r`` for row
     ``r``) and the kind. ``lock_suit`` is the suit the lock compares (without the
-    joker's row when the joker does not stand in). ``eight`` is set when the move
-    holds an 8 for the 8-cut (``cut_8`` with the joker standing in, ``real_8``
-    without). ``cards`` is the card mask (bit 53 for the joker); ``error`` is set
+    joker's row when the joker does not stand in). ``real_columns`` has bit ``c`` set when a real
+    card of column ``c`` is in the move (the numbers it holds when the joker does not
+    stand in). ``cards`` is the card mask (bit 53 for the joker); ``error`` is set
     for a malformed table, which is judged a pass.
     """
 
@@ -104,7 +106,7 @@ class Move:
         "cards",
         "error",
         "real_suit",
-        "real_8",
+        "real_columns",
     )
 
     def __init__(
@@ -118,7 +120,7 @@ class Move:
         cards: int,
         error: bool,
         real_suit: int,
-        real_8: bool,
+        real_columns: int,
     ):
         self.ones = ones
         self.twos = twos
@@ -129,13 +131,21 @@ class Move:
         self.cards = cards
         self.error = error
         self.real_suit = real_suit
-        self.real_8 = real_8
+        self.real_columns = real_columns
 
-    def spans_eight(self) -> bool:
-        """tndhms ``check_special_card(6)``: a stair over column 6, or a single or group of 8s."""
+    def spans(self, column: int) -> bool:
+        """tndhms ``check_special_card(column)``: a stair over the column, or a single or
+        a group of its number (the joker standing in for whatever cell it is in)."""
         if self.kind == STAIR:
-            return self.low <= EIGHT_COLUMN <= self.low + self.size - 1
-        return self.low == EIGHT_COLUMN
+            return self.low <= column <= self.low + self.size - 1
+        return self.low == column
+
+    def holds(self, rules: Rules, column: int) -> bool:
+        """The move holds a card of the column, for the rules that look at one (an 8, a 6, a
+        J): the joker counts for its cell's number only when it stands in."""
+        if rules.joker_stands_in:
+            return self.spans(column)
+        return bool(self.real_columns >> column & 1)
 
     def text(self) -> str:
         """The move as the FLAG_LOGGER log writes it (``S5H5``, ``KK`` …; ``""`` for a pass)."""
@@ -202,7 +212,7 @@ def analyze(ones: int, twos: int) -> Move:
     """
     cells = ones | twos
     if not cells:
-        return Move(0, 0, 15, 0, 0, PASS, 0, False, 0, False)
+        return Move(0, 0, 15, 0, 0, PASS, 0, False, 0, 0)
     n = cells.bit_count()
     error = bool(ones & BAD_ONE_CELLS) or twos.bit_count() >= 2
     first = (cells & -cells).bit_length() - 1
@@ -229,7 +239,7 @@ def analyze(ones: int, twos: int) -> Move:
     error = error or n != size
     cards = 0
     real_suit = 0
-    real_8 = False
+    real_columns = 0
     m = ones
     while m:
         b = m & -m
@@ -237,11 +247,11 @@ def analyze(ones: int, twos: int) -> Move:
         if cid:
             cards |= 1 << cid
             real_suit |= 1 << (MARK[cid] - 1)
-            real_8 = real_8 or column_of(cid) == EIGHT_COLUMN
+            real_columns |= 1 << column_of(cid)
         m ^= b
     if twos:
         cards |= JOKER_BIT
-    return Move(ones, twos, low, size, suit, kind, cards, error, real_suit, real_8)
+    return Move(ones, twos, low, size, suit, kind, cards, error, real_suit, real_columns)
 
 
 def move_of_text(text: str) -> Move:
@@ -317,6 +327,9 @@ class UecdaGame:
     ``phase`` is ``"turn"`` (``turn`` must submit), ``"draw"`` (20 passes in a
     row: the players still in await their random ranks, :func:`settle_draw`) or
     ``"over"``. ``ranks`` holds each player's rank, 1 best, 0 not yet.
+    ``revolution`` is the order of strength the game is in, ``back`` an 11-back's
+    reversal of it for the trick (:meth:`reversed_strength` is the two together);
+    ``backwards`` says play goes to ``prev_of`` rather than ``next_of`` (a 6-reverse).
     """
 
     __slots__ = (
@@ -327,6 +340,9 @@ class UecdaGame:
         "turn",
         "stage",
         "revolution",
+        "back",
+        "backwards",
+        "prev_of",
         "locked",
         "joker_single",
         "passed",
@@ -344,6 +360,9 @@ class UecdaGame:
     turn: int
     stage: Move | None
     revolution: bool
+    back: bool
+    backwards: bool
+    prev_of: tuple[int, ...]
     locked: bool
     joker_single: bool
     passed: int
@@ -363,6 +382,9 @@ class UecdaGame:
         new.turn = self.turn
         new.stage = self.stage
         new.revolution = self.revolution
+        new.back = self.back
+        new.backwards = self.backwards
+        new.prev_of = self.prev_of
         new.locked = self.locked
         new.joker_single = self.joker_single
         new.passed = self.passed
@@ -372,6 +394,12 @@ class UecdaGame:
         new.out = self.out
         new.turn_no = self.turn_no
         return new
+
+    @property
+    def reversed_strength(self) -> bool:
+        """Lower beats higher in this trick: a revolution or an 11-back, not both
+        (tndhms compares with ``(now_kakumei + now_11back) % 2``)."""
+        return self.revolution != self.back
 
     def __repr__(self) -> str:
         return f"UecdaGame(phase={self.phase}, turn={self.turn}, stage={self.stage})"
@@ -390,10 +418,13 @@ def new_game(rules: Rules, hands: Sequence[int], seats: Sequence[int]) -> UecdaG
     for s, p in enumerate(seats):
         nxt[p] = seats[(s + 1) % players]
     g.next_of = tuple(nxt)
+    g.prev_of = tuple(nxt.index(p) for p in range(players))
     g.phase = TURN
     g.turn = next(p for p, h in enumerate(hands) if h >> DIAMOND_3 & 1)
     g.stage = None
     g.revolution = False
+    g.back = False
+    g.backwards = False
     g.locked = False
     g.joker_single = False
     g.passed = 0
@@ -422,6 +453,7 @@ class Outcome:
         "revolution",
         "spade3",
         "draw",
+        "back",
     )
 
     def __init__(
@@ -435,6 +467,7 @@ class Outcome:
         revolution: bool,
         spade3: bool,
         draw: bool,
+        back: bool,
     ):
         self.player = player
         self.move = move
@@ -445,6 +478,7 @@ class Outcome:
         self.revolution = revolution  # the order flipped
         self.spade3 = spade3  # a ♠3 returned a lone joker
         self.draw = draw  # the 20-pass draw began
+        self.back = back  # the 11-back in force as the submission left it, before a clear
 
 
 def beats(stage: Move, m: Move, revolution: bool) -> bool:
@@ -478,7 +512,7 @@ def _rejects(g: UecdaGame, hand: int, m: Move) -> bool:
         return True
     if m.twos and not hand & JOKER_BIT:
         return True
-    return g.stage is not None and not beats(g.stage, m, g.revolution)
+    return g.stage is not None and not beats(g.stage, m, g.reversed_strength)
 
 
 def judge(g: UecdaGame, player: int, m: Move) -> tuple[bool, bool, bool, bool]:
@@ -518,6 +552,8 @@ def judge(g: UecdaGame, player: int, m: Move) -> tuple[bool, bool, bool, bool]:
     if not error and m.kind == JOKER_SINGLE:
         joker_single = True
         locked = False
+    if not error and m.kind == STAIR and not rules.stairs:
+        error = True  # after the lock has seen it, as tndhms checks it last
     return not error and m.size != 0, locked, joker_single, spade3
 
 
@@ -554,7 +590,7 @@ def submit(g: UecdaGame, player: int, m: Move) -> tuple[UecdaGame, Outcome]:
             ranks[player] = rank
             new.ranks = tuple(ranks)
         if not joker_single:
-            if (
+            if rules.revolution and (
                 m.kind == GROUP
                 and m.size >= 4
                 or rules.stair_revolution
@@ -563,23 +599,26 @@ def submit(g: UecdaGame, player: int, m: Move) -> tuple[UecdaGame, Outcome]:
             ):
                 new.revolution = not g.revolution
                 flipped = True
-            if m.kind == STAIR:
-                cut = rules.eight_cut_in_stairs and (
-                    m.spans_eight() if rules.joker_stands_in else m.real_8
-                )
-            else:
-                cut = m.spans_eight()
-            if cut:
+            cuts = rules.eight_cut and (m.kind != STAIR or rules.eight_cut_in_stairs)
+            if cuts and m.holds(rules, EIGHT_COLUMN):
                 flash = eight_cut = True
+            if rules.six_reverse and m.holds(rules, SIX_COLUMN):
+                new.backwards = not g.backwards
+            if rules.eleven_back and m.holds(rules, JACK_COLUMN):
+                new.back = not g.back
     players = len(g.hands)
     out = new.out
     if rules.pass_draw and new.passes_in_row >= rules.pass_draw and out < players - 1:
         new.phase = DRAW
-        return new, Outcome(player, m, accepted, False, rank, eight_cut, flipped, spade3, True)
+        return new, Outcome(
+            player, m, accepted, False, rank, eight_cut, flipped, spade3, True, new.back
+        )
     if out >= players - 1:  # one player left: they take the last rank
         new.ranks = tuple(r or players for r in new.ranks)
         new.phase = OVER
-        return new, Outcome(player, m, accepted, True, rank, eight_cut, flipped, spade3, False)
+        return new, Outcome(
+            player, m, accepted, True, rank, eight_cut, flipped, spade3, False, new.back
+        )
     hands = new.hands
     if not flash:
         if rules.trick_end == TRICK_END_TNDHMS:
@@ -587,7 +626,8 @@ def submit(g: UecdaGame, player: int, m: Move) -> tuple[UecdaGame, Outcome]:
         else:
             holding = sum(1 << p for p, h in enumerate(hands) if h)
             flash = not holding & ~new.passed & ~(1 << new.last_player)
-    nxt = g.next_of
+    back = new.back
+    nxt = new.prev_of if new.backwards else new.next_of
     if flash:
         now = new.last_player
         while not hands[now]:
@@ -598,13 +638,14 @@ def submit(g: UecdaGame, player: int, m: Move) -> tuple[UecdaGame, Outcome]:
         new.passed = 0
         new.locked = False
         new.joker_single = False
+        new.back = False
     else:
         now = nxt[player]
         passed = new.passed
         while not hands[now] or passed >> now & 1:
             now = nxt[now]
         new.turn = now
-    return new, Outcome(player, m, accepted, flash, rank, eight_cut, flipped, spade3, False)
+    return new, Outcome(player, m, accepted, flash, rank, eight_cut, flipped, spade3, False, back)
 
 
 def draw_order(g: UecdaGame, rng: random.Random) -> list[int]:
@@ -636,6 +677,12 @@ def settle_draw(g: UecdaGame, order: Sequence[int]) -> UecdaGame:
 def first_of_period(rules: Rules, game_no: int) -> bool:
     """Game ``game_no`` (from 1) starts a rank period: no exchange, ranks unknown."""
     return game_no == 1 or bool(rules.rank_period) and (game_no - 1) % rules.rank_period == 0
+
+
+def exchanges(rules: Rules, game_no: int) -> bool:
+    """Game ``game_no`` (from 1) begins with the exchange: ``exchange`` is on and the
+    game does not start a rank period."""
+    return rules.exchange and not first_of_period(rules, game_no)
 
 
 def reseats(rules: Rules, game_no: int) -> bool:
@@ -831,7 +878,7 @@ def start_game(
     deal: Deal, rules: Rules, daifugo_gives: int | None = None, fugo_gives: int | None = None
 ) -> tuple[UecdaGame, list[Exchange]]:
     """The game of a deal, after its exchange (the rich's choices, if any)."""
-    if deal.ranks is None:
+    if deal.ranks is None or not rules.exchange:
         return new_game(rules, deal.dealt, deal.seats), []
     hands, moves = exchange(rules, deal.dealt, deal.ranks, daifugo_gives, fugo_gives)
     return new_game(rules, hands, deal.seats), moves

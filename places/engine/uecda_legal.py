@@ -190,11 +190,12 @@ def legal_moves(g: UecdaGame, player: int) -> Sequence[Move]:
         s3 = single(SPADE_3)
         return [s3] if hand >> SPADE_3 & 1 and judge(g, player, s3)[0] else []
     stage = g.stage
+    rules = g.rules
     if stage is None:
-        return leads(hand)
-    out = follows(hand, stage, g.revolution)
+        out = leads(hand)
+        return out if rules.stairs else [m for m in out if m.kind != STAIR]
+    out = follows(hand, stage, g.reversed_strength)
     if g.locked:  # a lone joker ignores the lock
-        rules = g.rules
         suit = lock_suit(rules, stage)
         out = [m for m in out if m.kind == JOKER_SINGLE or lock_suit(rules, m) == suit]
     return out

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from . import uecda as u
-from .rules import UECDA, Rules
+from .rules import UECDA, Rules, TndhmsSettingError, from_tndhms
 from .tndhms_random import TndhmsRandom
 
 GAME_KEYS = ("mibun", "seat", "palyer_cards", "change_cards", "play", "result", "points")
@@ -29,20 +29,21 @@ _PLAY = re.compile(r"([0-4])((?:[SHDCJKLMN][x3-9TJQKA2])*)EE")
 _CHANGE = re.compile(r"([0-4])([0-4])((?:[SHDCJKLMN][x3-9TJQKA2])*)EE")
 _DIGITS5 = re.compile(r"[0-4]{5}")
 
-#: The header's rules as tndhms writes them, for the ``uecda`` profile (tndhms.cfg defaults).
-UECDA_HEADER = {
-    "RULE_KAKUMEI": "YES",
-    "RULE_SHIBARI": "YES",
-    "RULE_KAIDAN": "YES",
-    "RULE_CHANGE": "YES",
-    "RULE_5TOBI": "NO",
-    "RULE_6REVERS": "NO",
-    "RULE_8GIRI": "YES",
-    "RULE_11BACK": "NO",
-    "RULE_SEKIGAE": "YES",
-    "RULE_SEKIGAE_NUM": "5",
-    "FLASH_MIBUN_NUMBER": "100",
-}
+#: The header lines of the rules a log must have (tndhms 0.29-0.37 write every one;
+#: ``RULE_KINSOKU``, never applied, may be missing).
+RULE_LINES = (
+    "RULE_KAKUMEI",
+    "RULE_SHIBARI",
+    "RULE_KAIDAN",
+    "RULE_CHANGE",
+    "RULE_5TOBI",
+    "RULE_6REVERS",
+    "RULE_8GIRI",
+    "RULE_11BACK",
+    "RULE_SEKIGAE",
+    "RULE_SEKIGAE_NUM",
+    "FLASH_MIBUN_NUMBER",
+)
 
 
 #: The bytes tndhms's logger keeps a game's plays in (``play_log[1000]``, ``server/src/logger.c:15``).
@@ -291,17 +292,15 @@ def parse_log(lines: Iterable[str]) -> TndhmsLog:
     return reader.log
 
 
-def check_rules(log: TndhmsLog) -> None:
-    """The log was played by tndhms's default rules (the ``uecda`` profile)."""
-    for name, value in UECDA_HEADER.items():
-        got = log.header.get(name)
-        if got is None:
+def rules_of_log(log: TndhmsLog) -> Rules:
+    """The ``uecda`` variant the log's header says the match was played by."""
+    for name in RULE_LINES:
+        if name not in log.header:
             raise LogError(1, f"the header has no {name} line")
-        if got.upper() != value:
-            raise LogError(
-                log.header_lines[name],
-                f"the match was played with {name} {got}, not {value} (the uecda rules)",
-            )
+    try:
+        return from_tndhms({k: v.upper() for k, v in log.header.items()})
+    except TndhmsSettingError as e:
+        raise LogError(log.header_lines[e.key], str(e)) from None
 
 
 @dataclass(frozen=True)
@@ -338,6 +337,7 @@ class Refereed:
     hands: tuple[int, ...]  # each player's hand after the exchange
     outcomes: list[u.Outcome]  # the engine's verdict on each submission
     revolution: bool  # the order in force at the end
+    rules: Rules = UECDA  # the rules it was refereed by
 
 
 FROM_SEED = "tndhms's generator from RANDOM_SEED"
@@ -445,9 +445,10 @@ def referee_game(
     # the exchange
     hands = lg.dealt
     exchanges: list[u.Exchange] = []
-    if first:
+    if not u.exchanges(rules, game_no):
         if lg.exchange:
-            raise differ(0, "an exchange", "no exchange in a rank period's first game")
+            why = "a rank period's first game" if first else "RULE_CHANGE NO"
+            raise differ(0, "an exchange", f"no exchange ({why})")
     else:
         ranks = tuple(r + 1 for r in lg.ranks_before)
         if len(lg.exchange) != 4:
@@ -521,20 +522,32 @@ def referee_game(
             turn, f"points {' '.join(map(str, lg.points))}", f"points {' '.join(map(str, points))}"
         )
     return Refereed(
-        lg, len(lg.plays), drawn, g.ranks, exchanges, deal_from, hands, outcomes, g.revolution
+        lg,
+        len(lg.plays),
+        drawn,
+        g.ranks,
+        exchanges,
+        deal_from,
+        hands,
+        outcomes,
+        g.revolution,
+        rules,
     )
 
 
 def referee(
-    log: TndhmsLog, rules: Rules = UECDA, games: Iterable[LoggedGame | Skipped] | None = None
+    log: TndhmsLog,
+    rules: Rules | None = None,
+    games: Iterable[LoggedGame | Skipped] | None = None,
 ) -> Iterator[Refereed | Disagreement | Skipped]:
     """Referee every game of a log, in order: a :class:`Refereed` for each game the
     engine replays as logged, a :class:`Disagreement` for each it does not, and each
-    game the reader could not read passed on as it came (:class:`Skipped`).
+    game the reader could not read passed on as it came (:class:`Skipped`). The rules
+    are the header's (:func:`rules_of_log`) unless ``rules`` says otherwise.
 
     ``games`` are the log's games as they are read (:meth:`LogReader.games`, the
     header already whole), in place of ``log.games``: one game is kept at a time."""
-    check_rules(log)
+    rules = rules_of_log(log) if rules is None else rules
     stream = seeded_stream(log)
     previous = None
     for lg in log.games if games is None else games:

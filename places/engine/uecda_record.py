@@ -18,7 +18,7 @@ from . import replay as v1
 from . import uecda as u
 from .cards import JOKER_TOKEN, format_card, parse_card, sorted_ids
 from .replay import Diverged, Replayed, order_name
-from .rules import UECDA_NAME, UnknownRules, rules_named
+from .rules import UECDA_NAME, Rules, UnknownRules, rules_of
 from .uecda_log import Refereed, TndhmsLog
 
 FORMAT = "daihinmin-record"
@@ -48,6 +48,11 @@ def verdict(outcome: u.Outcome) -> str:
     return PASS if not (outcome.move.ones or outcome.move.twos) else REJECTED
 
 
+def record_rules(record: Mapping) -> Rules:
+    """The rules a record's game was played by: its profile and its variant, if any."""
+    return rules_of(record["rules"], record.get("variant", ""))
+
+
 def record_of_logged(
     log: TndhmsLog,
     done: Refereed,
@@ -67,21 +72,22 @@ def record_of_logged(
     what they submitted, and a valid choice gives exactly those cards.
     """
     lg = done.game
-    first = lg.ranks_before is None
+    no_exchange = not u.exchanges(done.rules, lg.number + 1)
     return {
         "format": FORMAT,
         "version": VERSION,
-        "rules": UECDA_NAME,
+        "rules": done.rules.name,
+        **({"variant": done.rules.variant} if done.rules.variant else {}),
         "place": dict(place),
         "game": lg.number + 1,
         "seed": seed,
         "players": [{"player": p, "name": name} for p, name in enumerate(log.names)],
         "seats": list(lg.seats),
-        "ranks_before": None if first else [r + 1 for r in lg.ranks_before],
+        "ranks_before": None if lg.ranks_before is None else [r + 1 for r in lg.ranks_before],
         "deal_from": done.deal_from,
         "dealt": [written(h) for h in lg.dealt],
         "choices": None
-        if first
+        if no_exchange
         else {"daifugo": written(lg.exchange[2].cards), "fugo": written(lg.exchange[3].cards)},
         "exchange": [
             {"from": x.giver, "to": x.receiver, "cards": written(x.cards)} for x in done.exchanges
@@ -118,7 +124,7 @@ def replay_game(record: Mapping, ranks_before: Sequence[int] | None = None) -> R
         return Diverged(game_no, where, message)
 
     try:
-        rules = rules_named(record["rules"])
+        rules = record_rules(record)
     except UnknownRules as e:
         raise fail("rules", str(e)) from None
     if rules.name != UECDA_NAME:
@@ -149,18 +155,25 @@ def replay_game(record: Mapping, ranks_before: Sequence[int] | None = None) -> R
     if u.deal_sizes(seats, start) != sizes:
         raise fail("deal", f"hands of {list(sizes)} cards, not a deal from player {start}'s seat")
     choices = record["choices"]
-    if first:
+    if not u.exchanges(rules, game_no):
         if choices is not None or record["exchange"]:
-            raise fail("exchange", "an exchange in the first game of a rank period")
+            why = "the first game of a rank period" if first else "rules without the exchange"
+            raise fail("exchange", f"an exchange in {why}")
         hands = dealt
     else:
         if choices is None:
             raise fail("exchange", "no choices of the rich recorded")
         hands, moves = u.exchange(
-            rules, dealt, recorded_before, mask_of_written(choices["daifugo"]), mask_of_written(choices["fugo"])
+            rules,
+            dealt,
+            recorded_before,
+            mask_of_written(choices["daifugo"]),
+            mask_of_written(choices["fugo"]),
         )
         made = [{"from": x.giver, "to": x.receiver, "cards": written(x.cards)} for x in moves]
-        recorded = [{**x, "cards": written(mask_of_written(x["cards"]))} for x in record["exchange"]]
+        recorded = [
+            {**x, "cards": written(mask_of_written(x["cards"]))} for x in record["exchange"]
+        ]
         if recorded != made:
             raise fail("exchange", f"recorded {record['exchange']}, the engine makes {made}")
     if [written(h) for h in hands] != [written(mask_of_written(h)) for h in record["hands"]]:

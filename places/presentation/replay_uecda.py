@@ -12,8 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from places.engine import uecda as u
-from places.engine.rules import UECDA
-from places.engine.uecda_record import mask_of_written, replay_game, verdict, written
+from places.engine.uecda_record import (
+    mask_of_written,
+    record_rules,
+    replay_game,
+    verdict,
+    written,
+)
 
 #: The suits of a lock as the page names them: rows 0-3 of tndhms's table.
 SUITS = ("S", "H", "D", "C")
@@ -52,6 +57,8 @@ def at_deal(g: u.UecdaGame) -> dict:
         "owner": None,
         "lock": None,
         "revolution": False,
+        "back": False,
+        "backwards": False,
         "passed": [],
         "ranks": list(g.ranks),
         "turn": g.turn,
@@ -71,8 +78,10 @@ def after_submission(
     return {
         "table": _table(lying),
         "owner": (player if done.accepted else before.last_player) if lying is not None else None,
-        "lock": _suits(u.lock_suit(UECDA, lying)) if locked and lying else None,
+        "lock": _suits(u.lock_suit(g.rules, lying)) if locked and lying else None,
         "revolution": g.revolution,
+        "back": done.back,
+        "backwards": g.backwards,
         "passed": _players(passed, len(g.hands)),
         "ranks": list(g.ranks),
         "turn": g.turn if g.phase == u.TURN else None,
@@ -95,7 +104,7 @@ def positions(record: Mapping) -> list[dict]:
     one the engine does not replay raises ``Diverged``."""
     replay_game(record)
     hands = [mask_of_written(h) for h in record["hands"]]
-    g = u.new_game(UECDA, hands, record["seats"])
+    g = u.new_game(record_rules(record), hands, record["seats"])
     out = [{"action": None, "hands": [written(h) for h in g.hands], **at_deal(g)}]
     for i, action in enumerate(record["actions"]):
         before = g

@@ -277,7 +277,7 @@ class HouseSeat:
         self.strategy = strategy
 
     def answer(self, g: u.UecdaGame, p: int) -> u.Move:
-        view = UecdaView(g.hands[p], g.stage, g.revolution, g.locked, legal_moves(g, p))
+        view = UecdaView(g.hands[p], g.stage, g.reversed_strength, g.locked, legal_moves(g, p))
         try:
             move = self.strategy(view)
         except Exception:  # a strategy's bug passes, as a dead client does

@@ -262,17 +262,18 @@ def _tail(
     empty: bool,
     revolution: bool,
     locked: bool,
+    back: bool,
     counts: Sequence[int],
     rank_of: Sequence[int] | None,
     seats: Sequence[int],
 ) -> list[int]:
     """Rows 5–7 (45 ints) as every table the server sends fills them: ``[5][3]`` the
-    player who moves (or moved), ``[5][4]`` 1 on an empty field, ``[5][6]`` the
-    revolution, ``[5][7]`` the lock; row 6: the cards held by players 0–4, their ranks
+    player who moves (or moved), ``[5][4]`` 1 on an empty field, ``[5][5]`` the 11-back,
+    ``[5][6]`` the revolution, ``[5][7]`` the lock; row 6: the cards held by players 0–4, their ranks
     (0 daifugo … 4; all 0 when ``rank_of`` is None, the first game of a rank period), the
     player in each seat. Each table sets its own other cells of row 5."""
     return [
-        0, 0, 0, mover, int(empty), 0, int(revolution), int(locked), *_ZEROS[:7],
+        0, 0, 0, mover, int(empty), int(back), int(revolution), int(locked), *_ZEROS[:7],
         *counts, *(_ZEROS[:5] if rank_of is None else rank_of), *seats,
         *_ZEROS,
     ]  # fmt: skip
@@ -300,7 +301,7 @@ def delivery_table(
 ) -> list[int]:
     """The hand-delivery table: ``[5][0]`` 1, ``[5][1]`` the cards to give (0 but for
     the daifugo, 2, and the fugo, 1), ``[5][3]`` 6, row 6 with the counts as dealt."""
-    tail = _tail(DELIVERY_MARK, False, False, False, counts, rank_of, seats)
+    tail = _tail(DELIVERY_MARK, False, False, False, False, counts, rank_of, seats)
     tail[0] = 1
     tail[1] = to_give
     return [*hand_rows(hand), *tail]
@@ -325,7 +326,7 @@ def turn_tables(
 def _game_tail(g: u.UecdaGame, rank_of: Sequence[int] | None, seats: Sequence[int]) -> list[int]:
     """Rows 5–7 of the turn tables of position ``g`` (:func:`_tail`)."""
     counts = [h.bit_count() for h in g.hands]
-    return _tail(g.turn, g.stage is None, g.revolution, g.locked, counts, rank_of, seats)
+    return _tail(g.turn, g.stage is None, g.revolution, g.locked, g.back, counts, rank_of, seats)
 
 
 _BIG_TAIL = struct.Struct(f">{CELLS - 75}I")
@@ -391,7 +392,9 @@ def _field(
     if done.cleared and after.phase == u.TURN:
         locked = u.judge(before, done.player, done.move)[1]  # the lock before the clear
     counts = [h.bit_count() for h in after.hands]
-    tail = _tail(done.player, stage is None, after.revolution, locked, counts, rank_of, seats)
+    tail = _tail(
+        done.player, stage is None, after.revolution, locked, done.back, counts, rank_of, seats
+    )
     return ((0, 0) if stage is None else (stage.ones, stage.twos)), tail
 
 
@@ -404,8 +407,8 @@ def field_table(
 ) -> list[int]:
     """The field table after a submission: rows 0–4 the last accepted play of the
     trick (the clear is not shown yet), ``[5][3]`` who submitted, ``[5][4]`` 1 if no
-    play is on the field, the revolution and the lock as the submission left them
-    before any clear, row 6 with the counts after it."""
+    play is on the field, the 11-back, the revolution and the lock as the submission left
+    them before any clear, row 6 with the counts after it."""
     cells, tail = _field(before, after, done, rank_of, seats)
     return [*cell_rows(*cells), *tail]
 

@@ -23,6 +23,7 @@ from places.engine.uecda_log import (
     overflowed,
     parse_log,
     referee,
+    rules_of_log,
 )
 
 FIXTURE = Path(__file__).parent / "data" / "tndhms-250.log"
@@ -147,12 +148,35 @@ def test_a_game_out_of_order_is_named():
         parse_log(lines)
 
 
-def test_a_match_played_by_other_rules_is_refused():
-    lines = [line.replace("RULE_SHIBARI% YES", "RULE_SHIBARI% NO") for line in fixture_lines()]
-    with pytest.raises(
-        LogError, match="^line 8: the match was played with RULE_SHIBARI NO, not YES"
-    ):
-        refereed(lines)
+def test_the_header_s_rules_referee_the_log():
+    """The same games under a header that says 8s did not cut: refereed so, they part
+    from the log at the first 8 played, where the log's trick was cleared."""
+    lines = [line.replace("RULE_8GIRI% YES", "RULE_8GIRI% NO") for line in fixture_lines()]
+    assert rules_of_log(parse_log(lines)) == UECDA.but(eight_cut=False)
+    first = next(r for r in refereed(lines, None) if isinstance(r, Disagreement))
+    assert first.turn > 0
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("RULE_11BACK% MAYBE", "^line 15: RULE_11BACK is YES or NO, not 'MAYBE'"),
+        ("FLASH_MIBUN_NUMBER% 1", "^line 19: FLASH_MIBUN_NUMBER 1: tndhms exchanges in every"),
+        ("FLASH_MIBUN_NUMBER% 0", "^line 19: FLASH_MIBUN_NUMBER 0: tndhms divides by it"),
+        ("RULE_SEKIGAE_NUM% 0", "^line 17: RULE_SEKIGAE_NUM 0 with RULE_SEKIGAE YES"),
+    ],
+)
+def test_a_setting_no_match_here_plays_is_refused_naming_its_line(line, message):
+    key = line.split("%")[0]
+    lines = [f"%-----%{line}\n" if f"%{key}%" in x else x for x in fixture_lines()]
+    with pytest.raises(LogError, match=message):
+        refereed(lines, None)
+
+
+def test_a_header_without_a_rule_line_is_refused():
+    lines = [x for x in fixture_lines() if "%RULE_6REVERS%" not in x]
+    with pytest.raises(LogError, match="^line 1: the header has no RULE_6REVERS line"):
+        refereed(lines, None)
 
 
 # -- tndhms's generator: the seed in the log tells every seating, deal and draw --

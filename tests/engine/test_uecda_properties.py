@@ -161,6 +161,12 @@ SWITCHES = st.fixed_dictionaries(
         "rank_period": st.integers(0, 3),
         "pass_draw": st.sampled_from([0, 20]),
         "trick_end": st.sampled_from(["tndhms", "everyone"]),
+        "revolution": st.booleans(),
+        "stairs": st.booleans(),
+        "exchange": st.booleans(),
+        "eight_cut": st.booleans(),
+        "six_reverse": st.booleans(),
+        "eleven_back": st.booleans(),
     }
 )
 
