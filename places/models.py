@@ -14,7 +14,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME
+from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME, Rules, rules_of
 from places.wire import records
 
 PLAYERS_PER_PLACE = 5
@@ -24,6 +24,34 @@ RULES_CHOICES = [
     (DAIHINMIN_2011_NAME, _("daihinmin 2011 (the platform's rules)")),
     (UECDA_NAME, _("UECda (tndhms's defaults)")),
 ]
+
+
+#: The longest variant: every token of ``places.engine.rules.TOKENS`` set otherwise.
+VARIANT_MAX_LENGTH = 120
+
+
+def variant_field() -> models.CharField:
+    """The ``variant`` column beside ``rules``: the switches of a ``uecda`` place or
+    tournament set otherwise than tndhms's defaults (``"6reverse+11back"``), "" for none."""
+    return models.CharField(
+        _("rules variant"), max_length=VARIANT_MAX_LENGTH, blank=True, default=""
+    )
+
+
+class PlayedBy:
+    """What a model with ``rules`` and ``variant`` columns is played by."""
+
+    rules: str
+    variant: str
+
+    @property
+    def game_rules(self) -> Rules:
+        return rules_of(self.rules, self.variant)
+
+    @property
+    def rules_label(self) -> str:
+        """``uecda+6reverse+11back``: the profile and the variant, as pages and records name it."""
+        return f"{self.rules}+{self.variant}" if self.variant else self.rules
 
 
 def rules_field() -> models.CharField:
@@ -40,7 +68,7 @@ TOKEN_LABEL_LENGTH = 40
 PRACTICE_ADDRESS_LENGTH = 64
 
 
-class Place(models.Model):
+class Place(PlayedBy, models.Model):
     """A fixed group of five players who play a series of games."""
 
     class State(models.TextChoices):
@@ -125,6 +153,7 @@ class Place(models.Model):
     #: The rules its games are played by. A ``uecda`` place's players are numbered
     #: 0-4 by ``Player.seat`` (their seats change every few games, see its records).
     rules = rules_field()
+    variant = variant_field()
     #: A place made from a tndhms log (``import_tndhms_log``): the SHA-256 of the log,
     #: so that the same log is never imported twice; "" for a place played here.
     imported_from = models.CharField(max_length=64, blank=True, default="", editable=False)
@@ -176,7 +205,9 @@ class Player(models.Model):
     points = models.PositiveIntegerField(default=0, editable=False)
     #: The bot's version in this place: the label of the API token its owner last posted
     #: with (``ApiToken.label``); empty while the seat's moves come by cookie alone.
-    version = models.CharField(max_length=TOKEN_LABEL_LENGTH, blank=True, default="", editable=False)
+    version = models.CharField(
+        max_length=TOKEN_LABEL_LENGTH, blank=True, default="", editable=False
+    )
 
     class Meta:
         ordering = ["place", "seat"]
@@ -356,7 +387,7 @@ class PlaceEvent(models.Model):
         constraints = [models.UniqueConstraint(fields=["place", "seq"], name="one_event_per_seq")]
 
 
-class Tournament(models.Model):
+class Tournament(PlayedBy, models.Model):
     """Many places over more than five entrants, scheduled and started by the server.
 
     Its places are made with it (``places.services.tournaments``), one per table of the
@@ -383,6 +414,7 @@ class Tournament(models.Model):
     rated = models.BooleanField(_("rated"), default=True)
     #: The rules of its places' games.
     rules = rules_field()
+    variant = variant_field()
     state = models.CharField(max_length=10, choices=State.choices, default=State.WAITING)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True, editable=False)

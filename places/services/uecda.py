@@ -40,6 +40,7 @@ from places.engine.uecda_log import (
     Skipped,
     TndhmsLog,
     referee,
+    rules_of_log,
 )
 from places.engine.uecda_record import record_of_logged
 from places.leases import DRIVER_ID, lease_length
@@ -269,6 +270,10 @@ def import_tndhms_log(
     if isinstance(log, bytes):
         log = io.BytesIO(log)
     header, total, digest = _read_header(log, keep_going)
+    try:
+        rules = rules_of_log(header)  # the match's rules: its header's (a variant, perhaps)
+    except LogError as e:
+        raise errors.Refused(errors.INVALID_LOG, str(e)) from None
     before = Place.objects.filter(imported_from=digest).values_list("id", flat=True).first()
     if before is not None:
         raise errors.Refused(errors.ALREADY_IMPORTED, f"this log was imported as place {before}")
@@ -287,7 +292,7 @@ def import_tndhms_log(
             part: list[Refereed] = []
             again = hashlib.sha256()
             reader = LogReader(_text(log, again), keep_going)
-            for done in referee(header, games=reader.games()):
+            for done in referee(header, rules, reader.games()):
                 count += 1
                 if isinstance(done, Disagreement | Skipped):
                     if keep_going or len(disagreements) < NAMED_DISAGREEMENTS:
@@ -298,7 +303,7 @@ def import_tndhms_log(
                     if place is None:
                         place, players = _new_place(
                             title, total, seed, rated, users, imported_from=digest,
-                            state=Place.State.FINISHED, started_at=now, finished_at=now,
+                            variant=rules.variant, state=Place.State.FINISHED, started_at=now, finished_at=now,
                         )  # fmt: skip
                         head = {"id": place.id, "title": title, "games": total}
                     if keep_going or not disagreements:  # else nothing is kept: none written
@@ -414,9 +419,10 @@ def open_match(
     rated: bool,
     time_limit: float | None = None,
     time_bank: float = 0.0,
+    variant: str = "",
 ) -> int:
-    """A running ``uecda`` place for a match whose five players connected, by number;
-    returns its id. ``INVALID_PLACE`` for a title, game count, seed or clock out of
+    """A running ``uecda`` place (of the rules ``variant``, checked by the caller) for a
+    match whose five players connected, by number; returns its id. ``INVALID_PLACE`` for a title, game count, seed or clock out of
     bounds. With no time limit the place keeps the default one, which nothing uses.
 
     The place is this process's (``Place.driver``) on a lease that :func:`renew_match`
@@ -434,7 +440,7 @@ def open_match(
         place, _ = _new_place(
             title, games, seed, rated, _match_users(names),
             state=Place.State.RUNNING, started_at=now, driver=DRIVER_ID,
-            lease_until=now + lease_length(), **clock,
+            lease_until=now + lease_length(), variant=variant, **clock,
         )  # fmt: skip
     return place.id
 

@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from bots.strategies import UECDA_STRATEGIES
 from places import errors
-from places.engine.rules import UECDA_NAME
+from places.engine.rules import UECDA_NAME, Rules
 from places.leases import DRIVER_ID, lease_length
 from places.models import HouseBot, JoinCode, Place, Player
 from places.reads.join_codes import code_digest
@@ -77,8 +77,8 @@ def give_codes(place: Place) -> dict[int, str]:
 @dataclass(frozen=True)
 class MatchPlan:
     """What the listener needs to play a place's match: the players by seat (their names
-    and, for house seats, their strategies), the games, the seed and the clock (the
-    place's time limit per move and bank per game)."""
+    and, for house seats, their strategies), the games, the seed, the clock (the
+    place's time limit per move and bank per game) and the rules."""
 
     place_id: int
     title: str
@@ -88,6 +88,7 @@ class MatchPlan:
     house: dict[int, str]
     time_limit: float
     time_bank: float
+    rules: Rules
 
 
 def begin_match(place_id: int) -> MatchPlan:
@@ -135,6 +136,7 @@ def begin_match(place_id: int) -> MatchPlan:
         {p.seat: house[p.user_id] for p in players if p.user_id in house},
         place.time_limit,
         place.time_bank,
+        place.game_rules,
     )
 
 

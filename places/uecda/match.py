@@ -29,7 +29,7 @@ from collections.abc import Awaitable, Callable, Collection, Sequence
 
 from bots.strategies import UecdaStrategy, UecdaView, uecda_give
 from places.engine import uecda as u
-from places.engine.rules import UECDA
+from places.engine.rules import UECDA, Rules
 from places.engine.uecda_legal import legal_moves
 from places.engine.uecda_log import Handover, LoggedGame, Refereed, Submission, TndhmsLog
 from places.engine.uecda_record import record_of_logged
@@ -360,6 +360,7 @@ def game_record(
     seed: str,
     late: Collection[int] = (),
     think_ms: Sequence[float] | None = None,
+    rules: Rules = UECDA,
 ) -> dict:
     """The game's version 2 record, by the importer's recorder: the game as tndhms logs it;
     ``late``: the turns whose move came past the time limit (:class:`MoveClock`);
@@ -387,6 +388,7 @@ def game_record(
         hands=hands,
         outcomes=outcomes,
         revolution=g.revolution,
+        rules=rules,
     )
     return record_of_logged(
         TndhmsLog(header={}, names=tuple(names)), done, head, seed or None, late, think_ms
@@ -404,6 +406,7 @@ async def play_match(
     move_seconds: float | None = None,
     bank_seconds: float = 0.0,
     poll_seconds: float = 0.0,
+    rules: Rules = UECDA,
 ) -> u.UecdaMatch:
     """Play ``games`` games on five seats (by player number) in tndhms's message order;
     ``on_game(game_no, record)`` after each, awaited (when it returns an awaitable)
@@ -411,14 +414,15 @@ async def play_match(
     exchange, each submission and each game's end, for the live frames
     (``places/uecda/watch.py``). ``move_seconds``: each move's time limit,
     ``bank_seconds`` each player's bank per game (:class:`MoveClock`), ``poll_seconds``
-    how long a read polls before it sleeps (:meth:`Connection._wait`).
+    how long a read polls before it sleeps (:meth:`Connection._wait`). ``rules``: the
+    ``uecda`` variant played.
 
     When a client is asked for its move, what it is owed goes at once, in one write: a
     write and a wake-up a turn. (Sending the next player's tables early too, while this
     one thinks, cost a second of each and gained nothing: docs/benchmarks.md.)"""
     rng = random.Random(seed)
     clock = MoveClock(move_seconds, bank_seconds, poll_seconds)
-    match = u.UecdaMatch(UECDA)
+    match = u.UecdaMatch(rules)
     names = [s.name for s in seats]
     mibun = list(range(u.PLAYERS))  # the player at each rank, as tndhms keeps it
     conns = [s for s in seats if isinstance(s, Connection)]
@@ -463,11 +467,12 @@ async def play_match(
         if watch is not None:
             watch.dealt(deal, match)
         first = deal.ranks is None
+        exchange = u.exchanges(rules, game_no)
         counts = [h.bit_count() for h in deal.dealt]
         rank_of = None if first else [r - 1 for r in deal.ranks]
         shown = list(deal.dealt)  # the hinmin and daihinmin see their hands before paying
         to_give = [0] * u.PLAYERS
-        if not first:
+        if exchange:
             paid, _ = u.tribute(deal.dealt, deal.ranks)
             for p, r in enumerate(deal.ranks):
                 to_give[p] = 3 - r  # 2, 1, 0, -1, -2: the negatives go out as 0
@@ -478,7 +483,7 @@ async def play_match(
             if isinstance(s, Connection):
                 s.send_table(w.delivery_table(shown[p], to_give[p], counts, rank_of, deal.seats))
         choices: list[int | None] = [None, None]
-        if not first:
+        if exchange:
             for i, n in enumerate((2, 1)):
                 rich = deal.ranks.index(i + 1)
                 s = seats[rich]
@@ -487,7 +492,7 @@ async def play_match(
                 else:
                     data = await clock.read(s, rich)  # late: the strongest, as tndhms
                     choices[i] = None if data is None else w.cards_of_bytes(data, s.native)
-        g, exchanges = u.start_game(deal, UECDA, *choices)
+        g, exchanges = u.start_game(deal, rules, *choices)
         if watch is not None:
             watch.started(g, exchanges)
         hands = g.hands
@@ -539,8 +544,9 @@ async def play_match(
         if watch is not None:
             watch.ended(match)
         record = game_record(
-            names, deal, exchanges, hands, plays, outcomes, g, drawn, head, seed, late, think_ms
-        )
+            names, deal, exchanges, hands, plays, outcomes, g, drawn, head, seed, late, think_ms,
+            rules,
+        )  # fmt: skip
         result = on_game(game_no, record)
         if result is not None:
             flush_all()  # the clients read the game's last tables while it is stored
@@ -754,6 +760,7 @@ async def serve_match(
     move_seconds: float | None = None,
     bank_seconds: float = 0.0,
     poll_seconds: float = POLL_SECONDS,
+    rules: Rules = UECDA,
 ) -> tuple[int, float]:
     """Listen, seat ``5 - len(house)`` clients in accept order (the house strategies
     take the last seats), play and store the match; returns the place and the
@@ -761,7 +768,8 @@ async def serve_match(
     ``write_every``: see :class:`GameWriter`; ``move_seconds`` and ``bank_seconds``:
     the place's time limit and bank (:class:`MoveClock`), checked before listening;
     ``poll_seconds``: how long a read polls before it sleeps (:meth:`Connection._wait`:
-    a drop-in has the machine to itself, and its clients are often quick)."""
+    a drop-in has the machine to itself, and its clients are often quick); ``rules``: the
+    ``uecda`` variant played (tndhms's cfg, ``uecda_match --config``)."""
     from bots.strategies import resolve_uecda
     from places.realtime import db_thread
     from places.services.uecda import abort_orphaned_matches, check_clock, open_match
@@ -782,11 +790,12 @@ async def serve_match(
     try:
         place_id = await db_thread.run(
             open_match, title, games, seed, [s.name for s in seats], rated,
-            move_seconds, bank_seconds,
+            move_seconds, bank_seconds, rules.variant,
         )  # fmt: skip
         await play_place(
             place_id, title, seats, games, seed, write_every,
             move_seconds=move_seconds, bank_seconds=bank_seconds, poll_seconds=poll_seconds,
+            rules=rules,
         )  # fmt: skip
     finally:
         for c in conns:

@@ -406,7 +406,7 @@ class SharedListener:
             try:
                 await play_place(
                     place_id, plan.title, seats, plan.game_count, plan.seed, self.write_every,
-                    move_seconds=plan.time_limit, bank_seconds=plan.time_bank,
+                    move_seconds=plan.time_limit, bank_seconds=plan.time_bank, rules=plan.rules,
                 )  # fmt: skip
             except errors.Refused as e:  # stopped by staff meanwhile
                 log.info("UECda place %d: its match ends: %s", place_id, e.message)

@@ -341,12 +341,24 @@ def test_a_long_log_is_written_a_part_at_a_time_to_the_same_end(db, monkeypatch)
     assert Game.objects.filter(place=place).count() == 250
 
 
-def test_a_log_of_other_rules_names_the_rule_and_writes_nothing(db, tmp_path):
+def test_a_log_of_rules_no_match_here_plays_names_the_setting_and_writes_nothing(db, tmp_path):
     other = tmp_path / "other.log"
-    other.write_bytes(fixture_bytes().replace(b"RULE_SHIBARI% YES", b"RULE_SHIBARI% NO"))
-    with pytest.raises(CommandError, match=r"^line \d+: the match was played with RULE_SHIBARI NO"):
+    other.write_bytes(fixture_bytes().replace(b"FLASH_MIBUN_NUMBER% 100", b"FLASH_MIBUN_NUMBER% 1"))
+    with pytest.raises(CommandError, match=r"^line 19: FLASH_MIBUN_NUMBER 1: tndhms exchanges"):
         run("import_tndhms_log", str(other))
     assert nothing_written()
+
+
+def test_a_log_of_a_variant_makes_a_place_of_that_variant(db, tmp_path):
+    """The header says the lock was off; the stock clients never submit what a lock
+    refuses, so the same games referee alike without it."""
+    other = tmp_path / "other.log"
+    other.write_bytes(fixture_bytes().replace(b"RULE_SHIBARI% YES", b"RULE_SHIBARI% NO"))
+    imported = uecda.import_tndhms_log(other.read_bytes())
+    place = imported.place
+    assert (place.rules, place.variant, place.rules_label) == ("uecda", "no-lock", "uecda+no-lock")
+    record = place.games.order_by("no").first().record
+    assert (record["rules"], record["variant"]) == ("uecda", "no-lock")
 
 
 def test_a_title_too_long_is_refused_before_anything_is_written(db):

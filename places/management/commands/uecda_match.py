@@ -1,11 +1,13 @@
-"""``uecda_match --games N [--port 42485] [--seed S] [--house STRATEGY …] [--time-limit S]``:
-a tndhms drop-in.
+"""``uecda_match --games N [--port 42485] [--rules uecda+11back | --config tndhms.cfg]
+[--seed S] [--house STRATEGY …] [--time-limit S]``: a tndhms drop-in.
 
 Listens for UECda clients (UECDA.md §1–4), seats the first five in the order they
 connected (``--house`` strategies, played in process, take the last seats, one
-each), plays the match by the ``uecda`` rules and stores each game as it ends in
-a new ``uecda`` place: results, records, profiles (ratings with ``--rated``).
-The last line says ``uecda_match: place P, N games in S s``.
+each), plays the match by the ``uecda`` rules (or a variant of them: ``--rules``, or
+the rules of a tndhms cfg file with ``--config``, which also gives ``GAME_NUMBER``
+and ``PORT_NUMBER`` unless ``--games`` and ``--port`` say otherwise) and stores each
+game as it ends in a new ``uecda`` place: results, records, profiles (ratings with
+``--rated``). The last line says ``uecda_match: place P, N games in S s``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from typing import Any
 from django.core.management.base import CommandError
 
 from bots.strategies import UECDA_STRATEGIES
+from places.engine.rules import UECDA, UECDA_NAME, UnknownRules, rules_named
+from places.engine.tndhms_cfg import CfgError, read_cfg
 from places.errors import Refused
 from places.management.base import OneLineCommand, refused
 from places.realtime.between import run_stepping
@@ -43,8 +47,24 @@ class Command(OneLineCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--games", type=int, required=True, help="games in the match")
-        parser.add_argument("--port", type=int, default=PORT, help="the port (%(default)s)")
+        parser.add_argument(
+            "--games", type=int, default=None, help="games in the match (or the cfg's)"
+        )
+        parser.add_argument(
+            "--port", type=int, default=None, help=f"the port ({PORT}, or the cfg's)"
+        )
+        rules = parser.add_mutually_exclusive_group()
+        rules.add_argument(
+            "--rules",
+            default=UECDA_NAME,
+            help="the uecda rules or a variant of them, e.g. uecda+11back+no-lock (docs/rules.md)",
+        )
+        rules.add_argument(
+            "--config",
+            metavar="TNDHMS_CFG",
+            help="a tndhms cfg file: its rules, GAME_NUMBER and PORT_NUMBER, read as tndhms "
+            "reads them (keys it does not know are passed over)",
+        )
         parser.add_argument("--host", default="0.0.0.0", help="the address (%(default)s)")
         parser.add_argument("--seed", default=None, help="the seed of seats and deals (random)")
         parser.add_argument(
@@ -93,8 +113,10 @@ class Command(OneLineCommand):
     def handle(
         self,
         *args,
-        games: int,
-        port: int,
+        games: int | None,
+        port: int | None,
+        rules: str,
+        config: str | None,
         host: str,
         seed,
         house,
@@ -108,10 +130,36 @@ class Command(OneLineCommand):
     ):
         if len(house) > 5:
             raise CommandError("at most 5 house bots")
+        if config is not None:
+            try:
+                with open(config, encoding="latin-1") as f:  # tndhms reads bytes: any will do
+                    cfg = read_cfg(f.read())
+            except OSError as e:
+                raise CommandError(f"cannot read {config}: {e.strerror}") from None
+            except CfgError as e:
+                raise CommandError(f"{config}: {e}") from None
+            played = cfg.rules
+            games = cfg.games if games is None else games
+            port = cfg.port if port is None else port
+        else:
+            try:
+                played = rules_named(rules)
+            except UnknownRules as e:
+                raise CommandError(str(e)) from None
+            if played.name != UECDA.name:
+                raise CommandError(f"a drop-in plays the {UECDA_NAME} rules or a variant of them")
+        if games is None:
+            raise CommandError("give --games N (or --config with a GAME_NUMBER)")
+        port = PORT if port is None else port
         seed = seed if seed is not None else secrets.token_hex(8)
 
         def ready(bound: int) -> None:
-            print(f"uecda_match: listening on {host}:{bound}", file=sys.stderr, flush=True)
+            print(
+                f"uecda_match: listening on {host}:{bound}, {games} games by the "
+                f"{played.label} rules",
+                file=sys.stderr,
+                flush=True,
+            )
 
         try:
             place, seconds = run_loop(
@@ -128,6 +176,7 @@ class Command(OneLineCommand):
                     move_seconds=time_limit,
                     bank_seconds=time_bank,
                     poll_seconds=max(0.0, poll) / 1e6,
+                    rules=played,
                 )
             )
         except Refused as e:
