@@ -433,10 +433,13 @@ def guessed_uecda(view: UecdaView) -> InfoSet:
     position.rules = UECDA
     position.hands = (0,) * len(counts)
     position.next_of = (1, 2, 3, 4, 0)
+    position.prev_of = (4, 0, 1, 2, 3)
+    position.backwards = False
     position.phase = u.TURN
     position.turn = 0
     position.stage = view.stage
-    position.revolution = view.revolution
+    position.revolution = view.revolution  # an 11-back's reversal included: a guess for the trick
+    position.back = False
     position.locked = view.locked
     position.joker_single = view.stage is not None and view.stage.kind == u.JOKER_SINGLE
     position.passed = 0
