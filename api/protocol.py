@@ -50,23 +50,37 @@ ROUTES: tuple[Route, ...] = (
         for name, view in views.DOCUMENT_VIEWS.items()
     ),
     Route(
-        "post_cards", ("POST",), views.PostCardsView, Access.PLAYER,
-        prefixes=BOTH_PREFIXES, pages=True, hot=True,
+        "post_cards",
+        ("POST",),
+        views.PostCardsView,
+        Access.PLAYER,
+        prefixes=BOTH_PREFIXES,
+        pages=True,
+        hot=True,
     ),
-    Route("login", ("GET", "POST"), views.LoginFormView, Access.ANYONE, formats=(None,), pages=True),
+    Route(
+        "login", ("GET", "POST"), views.LoginFormView, Access.ANYONE, formats=(None,), pages=True
+    ),
     Route("login", ("POST",), views.LoginView, Access.ANYONE, formats=(JSON, XML), pages=True),
     Route("sessions", ("POST",), views.LoginView, Access.ANYONE, pages=True),
     Route("logout", ("GET", "POST"), views.LogoutView, Access.ANYONE, pages=True),
     # not in 2011: a new account, made by its user (issue 27), unless SIGN_UP is off
-    Route("signup", ("GET", "POST"), views.SignUpFormView, Access.ANYONE, formats=(None,),
-          pages=True),
+    Route(
+        "signup", ("GET", "POST"), views.SignUpFormView, Access.ANYONE, formats=(None,), pages=True
+    ),
     Route("signup", ("POST",), views.SignUpView, Access.ANYONE, formats=(JSON, XML), pages=True),
     Route("operations", READ, views.OperationsView, Access.PLAYER, formats=(None,), pages=True),
     # not in 2011: a place of the user and four house bots, started (issue 13)
     Route("practice", ("POST",), views.PracticeView, Access.ANYONE, pages=True),
     # not a 2011 document: the manual-play page's legal plays
-    Route("legal_plays", READ, views.LegalPlaysView, Access.PLAYER, formats=(JSON,),
-          prefixes=("/operations/",)),
+    Route(
+        "legal_plays",
+        READ,
+        views.LegalPlaysView,
+        Access.PLAYER,
+        formats=(JSON,),
+        prefixes=("/operations/",),
+    ),
 )
 
 

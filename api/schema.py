@@ -25,6 +25,7 @@ from api.formats import JSON, XML
 from api.security import Access
 from api.views import FORM_CARD_FIELDS
 from places import errors
+from places.models import VARIANT_MAX_LENGTH
 from places.services import IDEMPOTENCY_KEY, MAX_CARDS, practice
 from places.services.house import STRATEGY_NAMES
 from places.services.moves import KEY_PATTERN
@@ -182,7 +183,9 @@ class PracticeSerializer(serializers.Serializer):
         "for the user's client",
     )
     urls = PracticeUrlsSerializer()
-    rules = serializers.CharField(required=False, help_text="uecda (only in a uecda practice)")
+    rules = serializers.CharField(
+        required=False, help_text="uecda or its variant (only in a uecda practice)"
+    )
     uecda = PracticeUecdaSerializer(
         required=False, help_text="a uecda practice only: how the user's client takes its seat"
     )
@@ -256,10 +259,11 @@ class PracticeFormSerializer(serializers.Serializer):
         required=False,
         help_text="whether its games move the ratings; default 0 (practice is unrated)",
     )
-    rules = serializers.ChoiceField(
-        choices=list(practice.PRACTICE_RULES),
+    rules = serializers.CharField(
         required=False,
-        help_text="daihinmin-2011 (default), or uecda: played by the user's client over TCP",
+        max_length=VARIANT_MAX_LENGTH + 6,
+        help_text="daihinmin-2011 (default), or uecda: played by the user's client over TCP, "
+        "or a variant of uecda such as uecda+11back+no-lock (docs/rules.md, Variants)",
     )
 
 

@@ -470,14 +470,14 @@ def practice_document(done: services.Practice, request_host: str = "") -> dict:
     }
     if done.join_code is None:
         return document
-    where = connect(done.join_code, request_host)
+    where = connect(done.join_code, request_host, place.rules_label)
     urls = document["urls"]
     del urls["socket"]
     urls["play"] = _practice_page(done)
     uecda = {"join_code": where.code, "host": where.host, "port": where.port}
     return {
         **document,
-        "rules": place.rules,
+        "rules": place.rules_label,
         "uecda": {**uecda, "client": where.client, "bot": where.bot},
     }
 

@@ -74,6 +74,12 @@ def main(argv: list[str] | None = None) -> None:
         "uecda: play a UECda match over tndhms's TCP protocol (--server HOST:PORT)",
     )
     parser.add_argument(
+        "--rules",
+        default="uecda",
+        help="with uecda: the rules the server plays, e.g. uecda+no-stairs (docs/rules.md "
+        '"Variants"): the strategy is offered only the moves they allow (default %(default)s)',
+    )
+    parser.add_argument(
         "--ws-server",
         default=None,
         metavar="URL",
@@ -129,11 +135,18 @@ def main(argv: list[str] | None = None) -> None:
 def play_uecda(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """One UECda client until the server ends the match (``bots.uecda``)."""
     from bots.uecda import PORT, UecdaClient
+    from places.engine.rules import UECDA_NAME, UnknownRules, rules_named
 
     try:
         strategy = resolve_uecda(args.strategy, args.seed)
     except ValueError as e:
         parser.error(f"--strategy {e}")
+    try:
+        rules = rules_named(args.rules)
+    except UnknownRules as e:
+        parser.error(f"--rules {e}")
+    if rules.name != UECDA_NAME:
+        parser.error(f"--rules: a UECda client plays the {UECDA_NAME} rules or a variant of them")
     server = args.server
     if "://" in server:  # the HTTP default: its host, tndhms's port
         server = server.split("://", 1)[1].split("/", 1)[0].rsplit(":", 1)[0]
@@ -144,7 +157,7 @@ def play_uecda(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
         parser.error("--join-code is the name the client sends: give one of them")
     name = args.name or args.strategy.rsplit(":", 1)[-1][:9]
     label = f"{name} (seated by its join code)" if args.join_code else name
-    client = UecdaClient(host, int(port), args.join_code or name, strategy)
+    client = UecdaClient(host, int(port), args.join_code or name, strategy, rules)
     try:
         summary = run(client.run())
     except KeyboardInterrupt:

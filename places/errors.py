@@ -48,9 +48,7 @@ NOT_LOGGED_IN = _define(
 )
 LOGIN_FAILED = _define("LOGIN_FAILED", 401, "wrong name, password or place")
 TOO_MANY_ATTEMPTS = _define("TOO_MANY_ATTEMPTS", 429, "too many failed logins: try again later")
-RATE_LIMITED = _define(
-    "RATE_LIMITED", 429, "too many requests from this session: try again later"
-)
+RATE_LIMITED = _define("RATE_LIMITED", 429, "too many requests from this session: try again later")
 CROSS_SITE = _define(
     "CROSS_SITE",
     403,
@@ -116,7 +114,9 @@ TOO_MANY_ADDRESS_PRACTICE_GAMES = _define(
 )
 
 # -- game analysis (docs/analysis.md) ------------------------------------------------------
-NOT_ANALYSED = _define("NOT_ANALYSED", 404, "this game has not been analysed: ask for it on its replay page")
+NOT_ANALYSED = _define(
+    "NOT_ANALYSED", 404, "this game has not been analysed: ask for it on its replay page"
+)
 ANALYSIS_UNDER_WAY = _define(
     "ANALYSIS_UNDER_WAY", 409, "an analysis asked for by this user is still under way: wait for it"
 )

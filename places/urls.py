@@ -38,9 +38,7 @@ urlpatterns = [
         analysis.analysis,
         name="game-analysis",
     ),
-    re_path(
-        ID + r"games/(?P<game_no>[0-9]{1,9})/analyse$", analysis.analyse, name="game-analyse"
-    ),
+    re_path(ID + r"games/(?P<game_no>[0-9]{1,9})/analyse$", analysis.analyse, name="game-analyse"),
     # pages (read-only)
     re_path(ID + r"$", pages.live, name="place-live"),
     re_path(ID + r"state\.json$", pages.state, name="place-state"),

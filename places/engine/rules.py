@@ -196,6 +196,13 @@ def rules_of(profile: str, variant: str = "") -> Rules:
     return rules_named(f"{profile}+{variant}" if variant else profile)
 
 
+def profile_and_variant(label: str) -> tuple[str, str]:
+    """A label's profile name and variant, as a place or a tournament keeps them
+    (``"uecda+11back"`` → ``("uecda", "11back")``); :class:`UnknownRules` if it is none."""
+    rules = rules_named(label)
+    return rules.name, rules.variant
+
+
 def rules_named(name: str) -> Rules:
     """The rules of a profile's name or a variant's (``uecda+11back+no-lock``), or
     :class:`UnknownRules` saying what is wrong."""

@@ -78,6 +78,7 @@ class Connect:
     code: str
     host: str
     port: int
+    rules: str = UECDA_NAME  # the place's rules label: a variant is told to the project's client
 
     @property
     def client(self) -> str:
@@ -87,16 +88,18 @@ class Connect:
     @property
     def bot(self) -> str:
         """The project's own client (``bots/uecda.py``)."""
+        rules = "" if self.rules == UECDA_NAME else f" --rules {self.rules}"
         return (
             f"python -m bots --transport uecda --server {self.host}:{self.port} "
-            f"--join-code {self.code} --strategy greedy"
+            f"--join-code {self.code} --strategy greedy{rules}"
         )
 
 
-def connect(code: str, request_host: str) -> Connect:
+def connect(code: str, request_host: str, rules: str = UECDA_NAME) -> Connect:
     """How to connect with ``code``: ``UECDA_PUBLIC_HOST`` (else the host the request came
-    to, without its port) and ``UECDA_PUBLIC_PORT`` (else ``UECDA_PORT``)."""
+    to, without its port) and ``UECDA_PUBLIC_PORT`` (else ``UECDA_PORT``); ``rules``: the
+    place's rules label."""
     host = settings.UECDA_PUBLIC_HOST or request_host.rsplit(":", 1)[0]
     if request_host.startswith("[") and not settings.UECDA_PUBLIC_HOST:
         host = request_host.split("]", 1)[0] + "]"
-    return Connect(code, host, settings.UECDA_PUBLIC_PORT or settings.UECDA_PORT)
+    return Connect(code, host, settings.UECDA_PUBLIC_PORT or settings.UECDA_PORT, rules)

@@ -46,7 +46,9 @@ def snapshot(place_id: int, *, staff: bool = False) -> dict | None:
     # after the exchange, at the start of this game: a page that saw start_game
     # counts down from here with the events that follow
     dealt = (
-        dict(Hand.objects.filter(game_id=position.game_id).values_list("player_id", "after_exchange"))
+        dict(
+            Hand.objects.filter(game_id=position.game_id).values_list("player_id", "after_exchange")
+        )
         if game is not None and position.game_id is not None
         else {}
     )

@@ -37,7 +37,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from places import errors
-from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME
+from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME, UnknownRules, profile_and_variant
 from places.models import (
     ENDED,
     PLAYERS_PER_PLACE,
@@ -101,10 +101,15 @@ def check_practice(
             errors.INVALID_PARAMETER,
             f"bots: {HOUSE_SEATS} strategies, comma-separated, not {len(bots)}",
         )
-    if rules not in PRACTICE_RULES:
+    try:
+        profile = profile_and_variant(rules)[0]
+    except UnknownRules as e:
+        raise errors.Refused(errors.INVALID_PARAMETER, f"rules: {e}") from None
+    if profile not in PRACTICE_RULES:
         raise errors.Refused(
             errors.INVALID_PARAMETER, f"rules: {' or '.join(PRACTICE_RULES)}, not {rules[:40]!r}"
         )
+    rules = profile
     if rules == UECDA_NAME and not (settings.UECDA_PUBLIC_PORT or settings.UECDA_PORT):
         raise errors.Refused(
             errors.INVALID_PARAMETER, "rules: this server has no UECda port (UECDA_PORT)"
@@ -250,7 +255,7 @@ def start_practice(
     seconds is aborted here, when the user asks for another.
     """
     check_practice(bots, game_count, pace, time_limit, seed, time_bank, rated, rules)
-    uecda = rules == UECDA_NAME
+    uecda = profile_and_variant(rules)[0] == UECDA_NAME
     users = get_user_model()
     with transaction.atomic():
         # the user's row, locked: two practices at once count each other

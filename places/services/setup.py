@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from places import errors
-from places.engine.rules import UECDA_NAME
+from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME, UnknownRules, profile_and_variant
 from places.models import PLAYERS_PER_PLACE, TITLE_MAX_LENGTH, Place, Player
 from places.services.lifecycle import next_turn
 from places.services.uecda_seats import give_codes
@@ -101,11 +101,19 @@ def create_place(
     ``schedule`` is a tournament's (``tournament``, ``table_no``, ``duplicate_deals``), or
     ``practice`` and ``practice_address`` for ``POST /practice``'s; ``rules`` ``uecda``
     makes a place of the shared server's UECda port, whose seats not played by house bots
-    get join codes (``places/services/uecda_seats.py``), and no pace (its clients set it).
+    get join codes (``places/services/uecda_seats.py``), and no pace (its clients set it);
+    a variant of it (``uecda+11back``) too, its switches kept in ``variant``.
     """
+    problems = []
+    try:
+        schedule["rules"], schedule["variant"] = profile_and_variant(
+            schedule.get("rules", DAIHINMIN_2011_NAME)
+        )
+    except UnknownRules as e:
+        problems.append(str(e))
     if schedule.get("rules") == UECDA_NAME:
         pace = None
-    problems = _setting_problems(title, game_count, pace, time_limit, seed, time_bank)
+    problems += _setting_problems(title, game_count, pace, time_limit, seed, time_bank)
     users = _players(usernames, problems)
     if problems:
         raise errors.Refused(errors.INVALID_PLACE, "; ".join(problems))

@@ -33,7 +33,7 @@ from django.utils import timezone
 
 from places import errors
 from places.engine import schedule
-from places.engine.rules import DAIHINMIN_2011_NAME, PROFILES, UECDA_NAME
+from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME, UnknownRules, profile_and_variant
 from places.models import TITLE_MAX_LENGTH, Place, Player, Tournament
 from places.services.lifecycle import schedule_start
 from places.services.setup import create_place, seed_problems, timing_problems
@@ -63,9 +63,11 @@ def _problems(
     rules: str = DAIHINMIN_2011_NAME,
 ) -> list[str]:
     problems = []
-    if rules not in PROFILES:
-        problems.append(f"the rules are one of {', '.join(PROFILES)}")
-    elif rules == UECDA_NAME and format != Tournament.Format.ROUND_ROBIN:
+    try:
+        rules = profile_and_variant(rules)[0]
+    except UnknownRules as e:
+        problems.append(str(e))
+    if rules == UECDA_NAME and format != Tournament.Format.ROUND_ROBIN:
         # tndhms's deals draw the seats too: five rotations of one seed do not deal alike
         problems.append("a uecda tournament is a round robin")
     if not title or len(title) > TOURNAMENT_TITLE_MAX_LENGTH:
@@ -144,6 +146,7 @@ def create_tournament(
     if format == Tournament.Format.DUPLICATE and not seed:
         seed = secrets.token_hex(8)
     tables = FORMATS[format](len(usernames))
+    profile, variant = profile_and_variant(rules)
     with transaction.atomic():
         tournament = Tournament.objects.create(
             title=title,
@@ -155,7 +158,8 @@ def create_tournament(
             seed=seed,
             max_running=max_running,
             rated=rated,
-            rules=rules,
+            rules=profile,
+            variant=variant,
         )
         tournament.entrants.bulk_create(
             tournament.entrants.model(tournament=tournament, user=users[name], no=no)

@@ -88,7 +88,8 @@ def test_the_xml_answer_holds_the_code_too(client, alice):
 @pytest.mark.parametrize(
     ("fields", "says"),
     [
-        ({"rules": "chess"}, "rules: daihinmin-2011 or uecda, not 'chess'"),
+        ({"rules": "chess"}, "rules: unknown rules 'chess': known rules are daihinmin-2011, uecda"),
+        ({"rules": "uecda+13back"}, "rules: unknown variant token '13back'"),
         ({"bots": "greedy,greedy,greedy,nope"}, "no UECda house strategy 'nope'"),
         ({"games": "101"}, "games: 1 to 100"),
         ({"time_limit": "0.5"}, "time_limit: 1 to 600 seconds"),
@@ -158,3 +159,21 @@ def test_the_2011_answer_is_byte_for_byte_what_it_was(client, alice):
     )
     assert client.session["place_id"] == p
     assert not JoinCode.objects.exists()
+
+
+def test_a_practice_of_a_variant_keeps_it_and_tells_the_client_its_rules(client, alice):
+    """``rules=uecda+no-stairs``: the place's variant, the answer's rules and the project
+    client's command line, which offers its strategy no stairs then."""
+    doc = data(uecda(client, rules="uecda+no-stairs+11back"))
+    place = Place.objects.get(pk=doc["place"])
+    assert (place.rules, place.variant) == ("uecda", "no-stairs+11back")
+    assert doc["rules"] == "uecda+no-stairs+11back"
+    assert doc["uecda"]["bot"].endswith("--strategy greedy --rules uecda+no-stairs+11back")
+    assert place.game_rules.eleven_back and not place.game_rules.stairs
+
+
+def test_the_2011_rules_have_no_variants_for_a_practice(client, alice):
+    response = uecda(client, rules="daihinmin-2011+11back")
+    error_json(errors.INVALID_PARAMETER, response)
+    assert "the daihinmin-2011 rules have no variants" in data(response)["error"]["message"]
+    assert not Place.objects.exists()

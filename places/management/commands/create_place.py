@@ -12,7 +12,6 @@ from places import services
 from places.engine.rules import DAIHINMIN_2011_NAME
 from places.errors import Refused
 from places.management.base import OneLineCommand, refused, seconds, whole_number
-from places.models import RULES_CHOICES
 
 
 class Command(OneLineCommand):
@@ -39,9 +38,9 @@ class Command(OneLineCommand):
         parser.add_argument("--seed", default="", help="makes the deals reproducible")
         parser.add_argument(
             "--rules",
-            choices=[name for name, _ in RULES_CHOICES],
             default=DAIHINMIN_2011_NAME,
-            help="the rules (default %(default)s); uecda: played by the players' clients over "
+            help="the rules (default %(default)s): daihinmin-2011, uecda or a variant of it "
+            "(uecda+11back+no-lock, docs/rules.md); uecda: played by the players' clients over "
             "the UECda port, each with its join code (join_codes PLACE); --pace is unused",
         )
 

@@ -7,7 +7,7 @@ from places import services
 from places.engine.rules import DAIHINMIN_2011_NAME
 from places.errors import Refused
 from places.management.base import OneLineCommand, refused, seconds, whole_number
-from places.models import RULES_CHOICES, Tournament
+from places.models import Tournament
 
 
 class Command(OneLineCommand):
@@ -37,9 +37,9 @@ class Command(OneLineCommand):
         parser.add_argument("--unrated", action="store_true", help="its games move no rating")
         parser.add_argument(
             "--rules",
-            choices=[name for name, _ in RULES_CHOICES],
             default=DAIHINMIN_2011_NAME,
-            help="the rules (default %(default)s); uecda: each entrant's client plays its "
+            help="the rules (default %(default)s): daihinmin-2011, uecda or a variant of it "
+            "(uecda+11back, docs/rules.md); uecda: each entrant's client plays its "
             "tables over the UECda port, in table order, one join code a table "
             "(join_codes --tournament T)",
         )

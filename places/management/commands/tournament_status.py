@@ -47,7 +47,6 @@ class Command(OneLineCommand):
         else:
             self.stdout.write(render(found))
 
-
     def _follow(self, found: TournamentView, interval: float, stream: TextIO) -> TournamentView:
         progress = Progress(stream, f"tournament {found.id}", found.games_total, unit="games")
         while found.state != "finished":
