@@ -70,10 +70,10 @@ def play_uecda_match(games: int, seed: int) -> int:
     for _ in range(games):
         deal = u.deal_game(match, rng)
         choices = [None, None]
-        if deal.ranks is not None:
-            paid, _ = u.tribute(deal.dealt, deal.ranks)
+        if deal.exchange_ranks is not None:
+            paid, _ = u.tribute(deal.dealt, deal.exchange_ranks)
             for i, (rank, n) in enumerate(((1, 2), (2, 1))):
-                hand = paid[deal.ranks.index(rank)]
+                hand = paid[deal.exchange_ranks.index(rank)]
                 choices[i] = sum(
                     1 << c for c in rng.sample([c for c in u.DECK if hand >> c & 1], n)
                 )

@@ -80,7 +80,11 @@ def fill(games: int) -> None:
             f" CASE WHEN {uecda} THEN 'uecda' ELSE 'daihinmin-2011' END,"
             f" (n - 1) %% {GAMES_A_PLACE} + 1, k, (n + k) %% 5 + 1, {ended}"
             " FROM bench_n CROSS JOIN bench_k",
-            [base.replace(tzinfo=None).isoformat(sep=" ") if connection.vendor != "postgresql" else base],
+            [
+                base.replace(tzinfo=None).isoformat(sep=" ")
+                if connection.vendor != "postgresql"
+                else base
+            ],
         )
         for kind, code, when in (
             ("revolution", "", f"{hashed} %% 20 = 0"),

@@ -44,7 +44,7 @@ from places.engine import uecda as u
 from places.engine.cards import DECK_MASK, mask_of
 from places.engine.deal import game_rng
 from places.engine.infoset import InfoSet, observe
-from places.engine.rules import DAIHINMIN_2011_NAME, PROFILES, UECDA, rules_named
+from places.engine.rules import DAIHINMIN_2011_NAME, UECDA, Rules, UnknownRules, rules_named
 from places.engine.uecda_legal import legal_moves
 
 logger = logging.getLogger(__name__)
@@ -179,8 +179,10 @@ def play_uecda_place(
     deal_seed: str,
     on_game: Callable[[tuple[int, ...]], None],
     on_failure: Callable[[int, Exception], None],
+    rules: Rules = UECDA,
 ) -> list[Counter[str]]:
-    """Play one tndhms match of ``games`` games by the uecda rules; ``strategies`` and
+    """Play one tndhms match of ``games`` games by the uecda rules (or ``rules``, a variant
+    of them); ``strategies`` and
     ``on_game(ranks)`` by player number. Returns each player's misses by reason: the
     submissions tndhms rejects (``REJECTED``, a pass there).
 
@@ -188,17 +190,17 @@ def play_uecda_place(
     a 20-pass draw is settled by the match's generator, as tndhms does.
     """
     rng = random.Random(deal_seed)
-    match = u.UecdaMatch(UECDA)
+    match = u.UecdaMatch(rules)
     rejected: list[Counter[str]] = [Counter() for _ in range(PLAYERS)]
     for _ in range(games):
         deal = u.deal_game(match, rng)
         choices: list[int | None] = [None, None]
-        if deal.ranks is not None:
-            paid, _ = u.tribute(deal.dealt, deal.ranks)
+        if deal.exchange_ranks is not None:
+            paid, _ = u.tribute(deal.dealt, deal.exchange_ranks)
             for i, (rank, n) in enumerate(((1, 2), (2, 1))):
-                rich = deal.ranks.index(rank)
+                rich = deal.exchange_ranks.index(rank)
                 choices[i] = uecda_give(strategies[rich], paid[rich], n)
-        g, exchanges = u.start_game(deal, UECDA, *choices)
+        g, exchanges = u.start_game(deal, rules, *choices)
         given: list[list[tuple[int, int]]] = [[] for _ in range(PLAYERS)]
         for x in exchanges:
             given[x.giver].append((x.receiver, x.cards))
@@ -206,7 +208,8 @@ def play_uecda_place(
         while g.phase == u.TURN:
             p = g.turn
             info = observe(g, p, played, given[p])
-            view = UecdaView(g.hands[p], g.stage, g.revolution, g.locked, legal_moves(g, p), info)
+            moves = legal_moves(g, p)
+            view = UecdaView(g.hands[p], g.stage, g.reversed_strength, g.locked, moves, info)
             answer = _uecda_answer(strategies[p], view)
             if isinstance(answer, Exception):
                 on_failure(p, answer)
@@ -244,9 +247,10 @@ class Run:
             Entrant(n, s) for n, s in zip(entrant_names(self.specs), self.specs, strict=True)
         ]
         done = 0
-        uecda = self.rules == UECDA.name
-        pick, play = (resolve_uecda, play_uecda_place) if uecda else (resolve, play_place)
-        points_for = rules_named(self.rules).points_for
+        book = rules_named(self.rules)
+        uecda = book.name == UECDA.name
+        pick = resolve_uecda if uecda else resolve
+        points_for = book.points_for
         for no, games in enumerate(self.places()):
             # place ``no`` seats entrant i at seat (i + no) % 5: each seat in turn
             seated = [entrants[(seat - no) % PLAYERS] for seat in range(PLAYERS)]
@@ -270,7 +274,11 @@ class Run:
                     logger.warning("%s failed (its turns time out): %r", e.name, error)
                 e.failures += 1
 
-            misses = play(strategies, games, f"arena:{self.seed}:{no}", on_game, on_failure)
+            deal_seed = f"arena:{self.seed}:{no}"
+            if uecda:
+                misses = play_uecda_place(strategies, games, deal_seed, on_game, on_failure, book)
+            else:
+                misses = play_place(strategies, games, deal_seed, on_game, on_failure)
             for seat, reasons in enumerate(misses):
                 seated[seat].misses += reasons.total()
                 seated[seat].miss_reasons += reasons
@@ -298,8 +306,8 @@ def standings(entrants: Sequence[Entrant], rules: str = DAIHINMIN_2011_NAME) -> 
         if e.failures:
             lines.append(f"    {e.name} raised or answered no cards on {e.failures} turns")
     points = (
-        "5 for 1st … 1 for 5th (the uecda rules), par 3.00"
-        if rules == UECDA.name
+        f"5 for 1st … 1 for 5th (the {rules} rules), par 3.00"
+        if rules_named(rules).name == UECDA.name
         else "4 for 大富豪 (1st) … 0 for 大貧民 (5th), par 2.00"
     )
     lines.append(
@@ -365,11 +373,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument(
         "--rules",
-        choices=list(PROFILES),
         default=DAIHINMIN_2011_NAME,
-        help="the rules played (uecda: tndhms's defaults, points 5 … 1)",
+        help="the rules played: daihinmin-2011 (%(default)s), uecda (tndhms's defaults, points "
+        "5 … 1) or a variant of it (uecda+11back+6reverse, docs/rules.md)",
     )
     args = parser.parse_args(argv)
+    try:
+        rules_named(args.rules)
+    except UnknownRules as e:
+        parser.error(f"--rules {e}")
     if len(args.player) != PLAYERS:
         parser.error(f"--player {PLAYERS} times (got {len(args.player)})")
     if args.games < 1 or args.games_per_place < 1:

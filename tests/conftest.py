@@ -101,4 +101,3 @@ async def close_thread_connections():
     connection keeps the test database from being dropped)."""
     yield
     await database_sync_to_async(connections.close_all)()
-

@@ -80,7 +80,9 @@ def test_every_link_resolves_inside_the_repository(path: Path) -> None:
 def test_a_broken_link_and_a_broken_anchor_are_caught(tmp_path: Path) -> None:
     """The checker itself: it must see what it is there to see."""
     page = tmp_path / "page.md"
-    page.write_text("# A title, with `code_name`\n\n[ok](#a-title-with-code_name) [bad](#nowhere)\n")
+    page.write_text(
+        "# A title, with `code_name`\n\n[ok](#a-title-with-code_name) [bad](#nowhere)\n"
+    )
     assert "a-title-with-code_name" in anchors(page)
     assert "nowhere" not in anchors(page)
     assert links(page) == ["#a-title-with-code_name", "#nowhere"]

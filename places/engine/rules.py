@@ -280,9 +280,10 @@ def from_tndhms(settings: Mapping[str, str]) -> Rules:
 
     tndhms reseats in games ``n`` with ``n % RULE_SEKIGAE_NUM == 1``: never when it is 1,
     and it divides by 0. It forgets ranks in games with ``(n - 1) % FLASH_MIBUN_NUMBER
-    == 0`` but exchanges in games with ``n % FLASH_MIBUN_NUMBER != 1``: at 1 it exchanges
-    in every game, the first included, by ranks no game gave; 0 divides by 0. Those two
-    values are refused here, naming the key.
+    == 0`` but exchanges in games with ``n % FLASH_MIBUN_NUMBER != 1``: at 1 it forgets
+    them in every game and exchanges in every game, the first included (by the players'
+    numbers: :func:`.uecda.exchange_ranks`); 0 divides by 0. The two zeros are refused
+    here, naming the key.
     """
     values = {**TNDHMS_DEFAULTS, **{k: v for k, v in settings.items() if k in TNDHMS_DEFAULTS}}
     changes: dict[str, bool | int] = {}
@@ -311,13 +312,8 @@ def from_tndhms(settings: Mapping[str, str]) -> Rules:
         )
     changes["seat_shuffle_period"] = reseat if values["RULE_SEKIGAE"] == "YES" and reseat > 1 else 0
     ranks = int(values["FLASH_MIBUN_NUMBER"])
-    if ranks < 2:
-        raise TndhmsSettingError(
-            "FLASH_MIBUN_NUMBER",
-            f"FLASH_MIBUN_NUMBER {ranks}: tndhms "
-            + ("divides by it" if ranks == 0 else "exchanges in every game, the first included")
-            + "; give 2 or more",
-        )
+    if ranks == 0:
+        raise TndhmsSettingError("FLASH_MIBUN_NUMBER", "FLASH_MIBUN_NUMBER 0: tndhms divides by it")
     changes["rank_period"] = ranks
     return UECDA.but(**changes)
 
@@ -327,7 +323,7 @@ def tndhms_settings(rules: Rules) -> dict[str, str]:
     (``RULE_SEKIGAE NO`` for seats that never change), or :class:`UnknownRules` for
     rules no setting gives (the 2011 profile, a switch of the project's own)."""
     same = UECDA.but(**{t.switch: getattr(rules, t.switch) for t in TOKENS})
-    if rules != same or rules.rank_period < 2 or rules.seat_shuffle_period == 1:
+    if rules != same or rules.rank_period < 1 or rules.seat_shuffle_period == 1:
         raise UnknownRules(f"no tndhms settings play the {rules.label} rules")
     settings = {t.tndhms: "YES" if getattr(rules, t.switch) else "NO" for t in TOKENS[:-2]}
     period = rules.seat_shuffle_period

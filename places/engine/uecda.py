@@ -681,8 +681,10 @@ def first_of_period(rules: Rules, game_no: int) -> bool:
 
 def exchanges(rules: Rules, game_no: int) -> bool:
     """Game ``game_no`` (from 1) begins with the exchange: ``exchange`` is on and the
-    game does not start a rank period."""
-    return rules.exchange and not first_of_period(rules, game_no)
+    game does not start a rank period, as tndhms tests it (``n % FLASH_MIBUN_NUMBER !=
+    1``: with a period of 1, every game exchanges, the first included)."""
+    period = rules.rank_period
+    return rules.exchange and (game_no % period != 1 if period else game_no != 1)
 
 
 def reseats(rules: Rules, game_no: int) -> bool:
@@ -746,15 +748,17 @@ def weakest(hand: int, n: int) -> int:
 
 class Exchange:
     """Cards that moved before the game: ``giver`` to ``receiver``; ``chosen`` when the
-    giver's own choice was taken (False: the automatic cards or tndhms's fallback)."""
+    giver's own choice was taken (False: the automatic cards or tndhms's fallback);
+    ``erased``: the card the choice made vanish (:func:`erased_by`), if any."""
 
-    __slots__ = ("giver", "receiver", "cards", "chosen")
+    __slots__ = ("giver", "receiver", "cards", "chosen", "erased")
 
-    def __init__(self, giver: int, receiver: int, cards: int, chosen: bool):
+    def __init__(self, giver: int, receiver: int, cards: int, chosen: bool, erased: int = 0):
         self.giver = giver
         self.receiver = receiver
         self.cards = cards
         self.chosen = chosen
+        self.erased = erased
 
     def __repr__(self) -> str:
         return f"Exchange({self.giver}->{self.receiver} {cards_text(self.cards)}{' chosen' if self.chosen else ''})"
@@ -780,32 +784,49 @@ def tribute(hands: Sequence[int], ranks: Sequence[int]) -> tuple[tuple[int, ...]
     return tuple(new), moves
 
 
+def erased_by(ones: int, twos: int) -> int:
+    """The card a rich player's choice makes vanish: tndhms moves a chosen joker by
+    clearing the cell it was written in (``trans_work_card``), so a joker written in the
+    cell of a real card the player holds takes that card out of the game too. The card
+    of that cell (mask), 0 when the joker is in a joker-only cell or not chosen."""
+    if not twos:
+        return 0
+    cid = CARD_OF_CELL[twos.bit_length() - 1]
+    return 1 << cid if cid else 0
+
+
 def exchange(
     rules: Rules,
     hands: Sequence[int],
     ranks: Sequence[int],
     daifugo_gives: int | None = None,
     fugo_gives: int | None = None,
+    erased: tuple[int, int] = (0, 0),
 ) -> tuple[tuple[int, ...], list[Exchange]]:
     """The exchange of a game after the first of a rank period (``ranks``: 1 best).
 
     After the :func:`tribute`, the daifugo gives back 2 cards and the fugo 1. With
     ``exchange_by_choice`` those are the cards they chose, from the hand they now
     hold, if the choice is a subset of it of the right size; otherwise, as tndhms
-    does, their strongest. Without it, their weakest.
+    does, their strongest. Without it, their weakest. ``erased``: the cards the
+    daifugo's and the fugo's choices would make vanish (:func:`erased_by`), gone from
+    their hands when the choice is taken.
     """
     players = len(hands)
     who = {r: p for p, r in enumerate(ranks)}
     paid, moves = tribute(hands, ranks)
     new = list(paid)
-    for rich, poor, n, choice in (
-        (who[1], who[players], 2, daifugo_gives),
-        (who[2], who[players - 1], 1, fugo_gives),
+    for rich, poor, n, choice, lost in (
+        (who[1], who[players], 2, daifugo_gives, erased[0]),
+        (who[2], who[players - 1], 1, fugo_gives, erased[1]),
     ):
         if not rules.exchange_by_choice:
             _move(new, moves, rich, poor, weakest(new[rich], n), False)
         elif choice is not None and choice.bit_count() == n and not choice & ~new[rich]:
             _move(new, moves, rich, poor, choice, True)
+            lost &= new[rich]
+            new[rich] &= ~lost
+            moves[-1].erased = lost
         else:
             _move(new, moves, rich, poor, strongest(new[rich], n), False)
     return tuple(new), moves
@@ -841,10 +862,12 @@ class UecdaMatch:
 
 class Deal:
     """The start of a game: its number (from 1), the seats, whose seat the deal
-    started from, the hands as dealt, and the ranks its exchange follows (None:
-    the first game of a rank period, no exchange)."""
+    started from, the hands as dealt, the ranks known (None: the first game of a rank
+    period) and the ranks its exchange follows (None: no exchange). Those are the
+    known ranks but in tndhms's games with ``FLASH_MIBUN_NUMBER`` 1, which hide them and
+    still exchange by the last game's ranks (in game 1, by the players' numbers)."""
 
-    __slots__ = ("game_no", "seats", "start", "dealt", "ranks")
+    __slots__ = ("game_no", "seats", "start", "dealt", "ranks", "exchange_ranks")
 
     def __init__(
         self,
@@ -853,12 +876,24 @@ class Deal:
         start: int,
         dealt: tuple[int, ...],
         ranks: tuple[int, ...] | None,
+        exchange_ranks: tuple[int, ...] | None = None,
     ):
         self.game_no = game_no
         self.seats = seats
         self.start = start
         self.dealt = dealt
         self.ranks = ranks
+        self.exchange_ranks = exchange_ranks
+
+
+def exchange_ranks(
+    rules: Rules, game_no: int, last: tuple[int, ...] | None, players: int = PLAYERS
+) -> tuple[int, ...] | None:
+    """The ranks game ``game_no``'s exchange follows, given the last game's (None before
+    the first, when tndhms's ranks are the players' numbers), or None: no exchange."""
+    if not exchanges(rules, game_no):
+        return None
+    return last if last is not None else tuple(range(1, players + 1))
 
 
 def deal_game(match: UecdaMatch, rng: random.Random) -> Deal:
@@ -871,16 +906,24 @@ def deal_game(match: UecdaMatch, rng: random.Random) -> Deal:
         start = rng.randrange(len(seats))
     else:
         start = ranks.index(1)
-    return Deal(game_no, seats, start, deal(rng, seats, start), ranks)
+    given = exchange_ranks(rules, game_no, match.ranks, len(seats))
+    return Deal(game_no, seats, start, deal(rng, seats, start), ranks, given)
 
 
 def start_game(
-    deal: Deal, rules: Rules, daifugo_gives: int | None = None, fugo_gives: int | None = None
+    deal: Deal,
+    rules: Rules,
+    daifugo_gives: int | None = None,
+    fugo_gives: int | None = None,
+    erased: tuple[int, int] = (0, 0),
 ) -> tuple[UecdaGame, list[Exchange]]:
-    """The game of a deal, after its exchange (the rich's choices, if any)."""
-    if deal.ranks is None or not rules.exchange:
+    """The game of a deal, after its exchange (the rich's choices, if any, and the cards
+    they would erase: :func:`exchange`)."""
+    if deal.exchange_ranks is None:
         return new_game(rules, deal.dealt, deal.seats), []
-    hands, moves = exchange(rules, deal.dealt, deal.ranks, daifugo_gives, fugo_gives)
+    hands, moves = exchange(
+        rules, deal.dealt, deal.exchange_ranks, daifugo_gives, fugo_gives, erased
+    )
     return new_game(rules, hands, deal.seats), moves
 
 

@@ -338,6 +338,9 @@ class Refereed:
     outcomes: list[u.Outcome]  # the engine's verdict on each submission
     revolution: bool  # the order in force at the end
     rules: Rules = UECDA  # the rules it was refereed by
+    #: The ranks its exchange followed (1 best), None for none: the logged ones, or with
+    #: FLASH_MIBUN_NUMBER 1, which logs none, the last game's (:func:`.uecda.exchange_ranks`).
+    exchange_ranks: tuple[int, ...] | None = None
 
 
 FROM_SEED = "tndhms's generator from RANDOM_SEED"
@@ -445,17 +448,26 @@ def referee_game(
     # the exchange
     hands = lg.dealt
     exchanges: list[u.Exchange] = []
+    given: tuple[int, ...] | None = None  # the ranks the exchange follows
     if not u.exchanges(rules, game_no):
         if lg.exchange:
             why = "a rank period's first game" if first else "RULE_CHANGE NO"
             raise differ(0, "an exchange", f"no exchange ({why})")
     else:
-        ranks = tuple(r + 1 for r in lg.ranks_before)
+        if lg.ranks_before is not None:
+            given = tuple(r + 1 for r in lg.ranks_before)
+        else:  # ranks tndhms hides and still exchanges by
+            last = (
+                None if previous is None else tuple(previous.result.index(p) + 1 for p in range(5))
+            )
+            given = u.exchange_ranks(rules, game_no, last)
         if len(lg.exchange) != 4:
             raise differ(0, f"{len(lg.exchange)} exchanges", "4 exchanges")
+        choices = lg.exchange[2:]
         hands, exchanges = u.exchange(
-            rules, lg.dealt, ranks, lg.exchange[2].cards, lg.exchange[3].cards
-        )
+            rules, lg.dealt, given, choices[0].cards, choices[1].cards,
+            tuple(u.erased_by(*u.parse_cells(x.text)) for x in choices),
+        )  # fmt: skip
         for logged, done in zip(lg.exchange, exchanges, strict=True):
             if (logged.giver, logged.receiver, logged.cards) != (
                 done.giver,
@@ -532,6 +544,7 @@ def referee_game(
         outcomes,
         g.revolution,
         rules,
+        given,
     )
 
 

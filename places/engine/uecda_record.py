@@ -53,6 +53,22 @@ def record_rules(record: Mapping) -> Rules:
     return rules_of(record["rules"], record.get("variant", ""))
 
 
+def _movement(x: u.Exchange) -> dict:
+    """One movement of the exchange as recorded (``erased``: the card it made vanish)."""
+    out = {"from": x.giver, "to": x.receiver, "cards": written(x.cards)}
+    return {**out, "erased": written(x.erased)} if x.erased else out
+
+
+def _ranks_before(
+    logged: tuple[int, ...] | None, exchanged: tuple[int, ...] | None
+) -> list[int] | None:
+    """The ranks a game started from (1 best): the log's, else those its exchange followed
+    (tndhms with ``FLASH_MIBUN_NUMBER`` 1 logs none and exchanges), else None."""
+    if logged is not None:
+        return [r + 1 for r in logged]
+    return None if exchanged is None else list(exchanged)
+
+
 def record_of_logged(
     log: TndhmsLog,
     done: Refereed,
@@ -83,15 +99,13 @@ def record_of_logged(
         "seed": seed,
         "players": [{"player": p, "name": name} for p, name in enumerate(log.names)],
         "seats": list(lg.seats),
-        "ranks_before": None if lg.ranks_before is None else [r + 1 for r in lg.ranks_before],
+        "ranks_before": _ranks_before(lg.ranks_before, done.exchange_ranks),
         "deal_from": done.deal_from,
         "dealt": [written(h) for h in lg.dealt],
         "choices": None
         if no_exchange
         else {"daifugo": written(lg.exchange[2].cards), "fugo": written(lg.exchange[3].cards)},
-        "exchange": [
-            {"from": x.giver, "to": x.receiver, "cards": written(x.cards)} for x in done.exchanges
-        ],
+        "exchange": [_movement(x) for x in done.exchanges],
         "hands": [written(h) for h in done.hands],
         "actions": [
             {
@@ -130,9 +144,14 @@ def replay_game(record: Mapping, ranks_before: Sequence[int] | None = None) -> R
     if rules.name != UECDA_NAME:
         raise fail("rules", f"a version 2 record is of the {UECDA_NAME} rules")
     first = u.first_of_period(rules, game_no)
+    exchanges = u.exchanges(rules, game_no)
     recorded_before = record["ranks_before"]
-    if first != (recorded_before is None):
-        expected = "none (a rank period begins)" if first else "the ranks of the game before"
+    if (first and not exchanges) != (recorded_before is None):
+        expected = (
+            "none (a rank period begins)"
+            if first and not exchanges
+            else "the ranks of the game before"
+        )
         raise fail("ranks_before", f"recorded {recorded_before}, the engine expects {expected}")
     if ranks_before is not None and not first and list(ranks_before) != recorded_before:
         raise fail(
@@ -155,7 +174,7 @@ def replay_game(record: Mapping, ranks_before: Sequence[int] | None = None) -> R
     if u.deal_sizes(seats, start) != sizes:
         raise fail("deal", f"hands of {list(sizes)} cards, not a deal from player {start}'s seat")
     choices = record["choices"]
-    if not u.exchanges(rules, game_no):
+    if not exchanges:
         if choices is not None or record["exchange"]:
             why = "the first game of a rank period" if first else "rules without the exchange"
             raise fail("exchange", f"an exchange in {why}")
@@ -163,16 +182,19 @@ def replay_game(record: Mapping, ranks_before: Sequence[int] | None = None) -> R
     else:
         if choices is None:
             raise fail("exchange", "no choices of the rich recorded")
+        erased = [mask_of_written(x.get("erased", ())) for x in record["exchange"][2:4]]
         hands, moves = u.exchange(
             rules,
             dealt,
             recorded_before,
             mask_of_written(choices["daifugo"]),
             mask_of_written(choices["fugo"]),
+            (*erased, 0, 0)[:2],
         )
-        made = [{"from": x.giver, "to": x.receiver, "cards": written(x.cards)} for x in moves]
+        made = [_movement(x) for x in moves]
         recorded = [
-            {**x, "cards": written(mask_of_written(x["cards"]))} for x in record["exchange"]
+            {**x, **{k: written(mask_of_written(x[k])) for k in ("cards", "erased") if k in x}}
+            for x in record["exchange"]
         ]
         if recorded != made:
             raise fail("exchange", f"recorded {record['exchange']}, the engine makes {made}")

@@ -389,6 +389,7 @@ def game_record(
         outcomes=outcomes,
         revolution=g.revolution,
         rules=rules,
+        exchange_ranks=deal.exchange_ranks,
     )
     return record_of_logged(
         TndhmsLog(header={}, names=tuple(names)), done, head, seed or None, late, think_ms
@@ -467,14 +468,14 @@ async def play_match(
         if watch is not None:
             watch.dealt(deal, match)
         first = deal.ranks is None
-        exchange = u.exchanges(rules, game_no)
+        given = deal.exchange_ranks
         counts = [h.bit_count() for h in deal.dealt]
         rank_of = None if first else [r - 1 for r in deal.ranks]
         shown = list(deal.dealt)  # the hinmin and daihinmin see their hands before paying
         to_give = [0] * u.PLAYERS
-        if exchange:
-            paid, _ = u.tribute(deal.dealt, deal.ranks)
-            for p, r in enumerate(deal.ranks):
+        if given is not None:
+            paid, _ = u.tribute(deal.dealt, given)
+            for p, r in enumerate(given):
                 to_give[p] = 3 - r  # 2, 1, 0, -1, -2: the negatives go out as 0
                 if r <= 2:
                     shown[p] = paid[p]
@@ -483,16 +484,19 @@ async def play_match(
             if isinstance(s, Connection):
                 s.send_table(w.delivery_table(shown[p], to_give[p], counts, rank_of, deal.seats))
         choices: list[int | None] = [None, None]
-        if exchange:
+        erased = [0, 0]  # what a joker written over a card of the rich erases (tndhms)
+        if given is not None:
             for i, n in enumerate((2, 1)):
-                rich = deal.ranks.index(i + 1)
+                rich = given.index(i + 1)
                 s = seats[rich]
                 if isinstance(s, HouseSeat):
                     choices[i] = uecda_give(s.strategy, shown[rich], n)
                 else:
                     data = await clock.read(s, rich)  # late: the strongest, as tndhms
-                    choices[i] = None if data is None else w.cards_of_bytes(data, s.native)
-        g, exchanges = u.start_game(deal, rules, *choices)
+                    if data is not None:
+                        choices[i] = w.cards_of_bytes(data, s.native)
+                        erased[i] = u.erased_by(*w.cells_of_bytes(data, s.native))
+        g, exchanges = u.start_game(deal, rules, *choices, (erased[0], erased[1]))
         if watch is not None:
             watch.started(g, exchanges)
         hands = g.hands

@@ -84,7 +84,7 @@ class TableWatch:
             "ranks_before": None if deal.ranks is None else list(deal.ranks),
             "exchange": [],
         }
-        if deal.ranks is not None:  # the exchange is to come (the first game has none)
+        if deal.exchange_ranks is not None:  # the exchange is to come
             table = {**at_deal(u.new_game(match.rules, deal.dealt, deal.seats)), "turn": None}
             self._send("exchange", table, [h.bit_count() for h in deal.dealt], None)
 

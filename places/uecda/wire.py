@@ -223,8 +223,9 @@ def table_of_move(move: u.Move | None) -> list[int]:
 
 
 def _cards(ones: int, twos: int) -> int:
-    """The cards of cells (a joker-only cell gives no card: bit 0, never in a hand)."""
-    mask = u.JOKER_BIT if twos else 0
+    """The cards of cells (a joker-only cell gives no card: bit 0, never in a hand; so
+    do two jokers, which tndhms counts as an error, or as two cards)."""
+    mask = (u.JOKER_BIT if twos else 0) | (1 if twos & (twos - 1) else 0)
     while ones:
         b = ones & -ones
         cid = u.CARD_OF_CELL[b.bit_length() - 1]

@@ -236,9 +236,7 @@ def test_while_limited_even_the_right_password_is_refused(client, place, low_lim
     assert "_auth_user_id" not in client.session
 
 
-def test_failures_from_one_address_do_not_lock_the_name_out_from_another(
-    client, place, low_limits
-):
+def test_failures_from_one_address_do_not_lock_the_name_out_from_another(client, place, low_limits):
     for _ in range(3):
         fail(client, place, addr="10.0.0.1")
     assert fail(client, place, addr="10.0.0.1").status_code == 429

@@ -20,8 +20,9 @@ PASSWORD = "a long pass phrase"
 
 
 def sign_up(client, name="newbot", password=PASSWORD, path="/signup.json", **more):
-    return client.post(path, urlencode({"name": name, "password": password, **more}),
-                       content_type=FORM)
+    return client.post(
+        path, urlencode({"name": name, "password": password, **more}), content_type=FORM
+    )
 
 
 def error_code(response) -> str:
@@ -36,8 +37,9 @@ def test_a_bot_signs_up_then_practises_with_its_name_and_password(client):
     assert user.check_password(PASSWORD) and not user.is_staff and user.is_active
     assert client.session["_auth_user_id"] == str(user.pk)
     bot = Client()  # another process of the same person: name and password, nothing else
-    response = bot.post("/practice.json", urlencode({"name": "newbot", "password": PASSWORD}),
-                        content_type=FORM)
+    response = bot.post(
+        "/practice.json", urlencode({"name": "newbot", "password": PASSWORD}), content_type=FORM
+    )
     assert response.status_code == 200
     practice = json.loads(response.content)
     assert practice["player"] == "newbot" and practice["state"] == "running"
@@ -49,8 +51,11 @@ def test_a_signed_up_user_logs_in_to_a_place_an_organiser_seats_it_in(client, us
     sign_up(client, "carol2")
     place = services.create_place("Seated", ["carol2", "alice", "bob", "charlie", "dave"])
     bot = Client()
-    response = bot.post("/login.json", urlencode(
-        {"name": "carol2", "password": PASSWORD, "place_id": place.id}), content_type=FORM)
+    response = bot.post(
+        "/login.json",
+        urlencode({"name": "carol2", "password": PASSWORD, "place_id": place.id}),
+        content_type=FORM,
+    )
     assert response.status_code == 200
     assert json.loads(response.content) == {"player": "carol2", "place": place.id}
 
@@ -63,8 +68,13 @@ def test_the_xml_answer(client):
 
 @pytest.mark.parametrize(
     "name, code",
-    [("x.json", "INVALID_NAME"), ("a b", "INVALID_NAME"), ("", "INVALID_NAME"),
-     ("..", "INVALID_NAME"), ("x" * 151, "INVALID_NAME")],
+    [
+        ("x.json", "INVALID_NAME"),
+        ("a b", "INVALID_NAME"),
+        ("", "INVALID_NAME"),
+        ("..", "INVALID_NAME"),
+        ("x" * 151, "INVALID_NAME"),
+    ],
 )
 def test_names_follow_the_one_rule(client, name, code):
     response = sign_up(client, name)
@@ -84,17 +94,20 @@ def test_a_name_taken_in_any_case_is_refused(client, users):
 
 @pytest.mark.parametrize(
     "name, code",
-    [("ＶＩＣＴＩＭ", "NAME_TAKEN"),  # fullwidth: NFKC makes it VICTIM
-     ("VICTIM", "NAME_TAKEN"),  # case
-     ("v\u0456ctim", "NAME_CONFUSABLE"),  # Cyrillic і
-     ("V\u0406CTIM", "NAME_CONFUSABLE"),  # Cyrillic І, and case
-     ("\u03bdictim", "NAME_CONFUSABLE"),  # Greek ν
-     ("v\u0456ct\u0456m\u3164", "NAME_CONFUSABLE"),  # and a Hangul filler, which shows nothing
-     ("vict\u0131m", "NAME_CONFUSABLE"),  # dotless ı
-     ("victirn", "NAME_CONFUSABLE"),  # rn for m
-     ("\ufb00", "NAME_TAKEN"),  # the ligature ﬀ is stored as ff
-     ("\uff26\uff26", "NAME_TAKEN"),  # fullwidth FF
-     ("paypa\u0406", "NAME_CONFUSABLE"), ("paypaI", "NAME_CONFUSABLE")]  # I and l
+    [
+        ("ＶＩＣＴＩＭ", "NAME_TAKEN"),  # fullwidth: NFKC makes it VICTIM
+        ("VICTIM", "NAME_TAKEN"),  # case
+        ("v\u0456ctim", "NAME_CONFUSABLE"),  # Cyrillic і
+        ("V\u0406CTIM", "NAME_CONFUSABLE"),  # Cyrillic І, and case
+        ("\u03bdictim", "NAME_CONFUSABLE"),  # Greek ν
+        ("v\u0456ct\u0456m\u3164", "NAME_CONFUSABLE"),  # and a Hangul filler, which shows nothing
+        ("vict\u0131m", "NAME_CONFUSABLE"),  # dotless ı
+        ("victirn", "NAME_CONFUSABLE"),  # rn for m
+        ("\ufb00", "NAME_TAKEN"),  # the ligature ﬀ is stored as ff
+        ("\uff26\uff26", "NAME_TAKEN"),  # fullwidth FF
+        ("paypa\u0406", "NAME_CONFUSABLE"),
+        ("paypaI", "NAME_CONFUSABLE"),
+    ],  # I and l
 )
 def test_a_name_that_looks_like_a_user_s_is_refused(client, name, code):
     model = get_user_model()
@@ -196,8 +209,11 @@ def test_an_address_that_signs_up_too_often_waits_like_a_login(client, settings)
     assert int(response["Retry-After"]) > 0
     assert not get_user_model().objects.filter(username="bot3").exists()
     # the one limiter: that address's logins wait too, another address signs up
-    login = client.post("/login.json", urlencode({"name": "bot0", "password": PASSWORD,
-                                                 "place_id": 1}), content_type=FORM)
+    login = client.post(
+        "/login.json",
+        urlencode({"name": "bot0", "password": PASSWORD, "place_id": 1}),
+        content_type=FORM,
+    )
     assert login.status_code == 429
     other = Client(REMOTE_ADDR="10.0.0.9")
     assert sign_up(other, "bot4").status_code == 201
@@ -208,8 +224,9 @@ def test_a_disabled_account_can_no_longer_practise(client):
     from places.services import accounts
 
     accounts.disable([get_user_model().objects.get(username="newbot").pk])
-    response = client.post("/practice.json", urlencode({"name": "newbot", "password": PASSWORD}),
-                           content_type=FORM)
+    response = client.post(
+        "/practice.json", urlencode({"name": "newbot", "password": PASSWORD}), content_type=FORM
+    )
     assert response.status_code == 401 and error_code(response) == "LOGIN_FAILED"
     response = client.post("/practice.json", content_type=FORM)  # nor its session
     assert response.status_code == 401 and error_code(response) == "NOT_LOGGED_IN"

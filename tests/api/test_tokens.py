@@ -57,7 +57,9 @@ def test_a_token_s_life_over_http(place, alice):
     hand = bot.get(f"/get_hand.json?place_id={place.id}", **bearer(token))
     assert hand.status_code == 200
     assert [c["card"]["id"] for c in data(hand)] == documents.hand_ids(place.id, me)
-    assert bot.get(f"/operations/get_rank.xml?place_id={place.id}", **bearer(token)).status_code == 200
+    assert (
+        bot.get(f"/operations/get_rank.xml?place_id={place.id}", **bearer(token)).status_code == 200
+    )
     assert Player.objects.get(place=place, user_id=me).version == ""  # reads record nothing
     card = a_safe_single(place)
     posted = bot.post(
@@ -144,9 +146,7 @@ def test_wrong_tokens_count_against_the_address_like_wrong_passwords(place, alic
     settings.LOGIN_ADDRESS_FAILURE_LIMIT = 3
     bot = Client()
     for n in range(3):
-        wrong = bot.get(
-            f"/get_hand.json?place_id={place.id}", **bearer(f"dh_{n:012x}_" + "y" * 43)
-        )
+        wrong = bot.get(f"/get_hand.json?place_id={place.id}", **bearer(f"dh_{n:012x}_" + "y" * 43))
         assert wrong.status_code == 401
     held = bot.get(f"/get_hand.json?place_id={place.id}", **bearer("not-a-token"))
     assert held.status_code == 429 and int(held["Retry-After"]) >= 1
@@ -197,9 +197,7 @@ async def test_a_token_acts_over_the_socket_and_a_revoked_one_stops_it_at_its_ne
         card = await sync_to_async(a_safe_single)(place)
         reply = await ask(ws, {"action": "post_cards", "cards": [card]})
         assert reply["result"] == "play"
-        version = await sync_to_async(
-            lambda: Player.objects.get(place=place, user_id=me).version
-        )()
+        version = await sync_to_async(lambda: Player.objects.get(place=place, user_id=me).version)()
         assert version == "v3"
 
         await sync_to_async(alice.delete)(f"/tokens/{made['id']}.json")

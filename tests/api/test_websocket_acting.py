@@ -132,6 +132,7 @@ async def test_a_socket_without_a_session_is_not_logged_in(place):
 
 async def test_a_socket_of_a_session_whose_password_changed_since_is_not_logged_in(place, alice):
     """The session's auth hash is checked when the socket opens, as Django checks it."""
+
     def change_password() -> None:
         member = get_user_model().objects.get(username="alice")
         member.set_password("a-new-one")

@@ -147,9 +147,7 @@ def machine(request):
     """The machine as it is, or busy: two CPU-bound processes beside the server and the bot."""
     burners = []
     if request.param == "busy":
-        burners = [
-            subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)
-        ]
+        burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
     yield request.param
     for burner in burners:
         burner.terminate()

@@ -156,7 +156,9 @@ async def test_five_bots_at_full_speed_meet_no_limit(server, transport):
             if '"POST /operations/post_cards' in line or '"GET /operations/' in line
         ]
         assert requests
-        print(f"five HTTP bots, 50 games: {len(requests) / seconds / len(NAMES):.0f} requests/s a bot")
+        print(
+            f"five HTTP bots, 50 games: {len(requests) / seconds / len(NAMES):.0f} requests/s a bot"
+        )
     print(f"five {transport} bots, 50 games at pace 0: {seconds:.1f} s")
     turns = sum(1 for e in events if e["operation"] == "end_turn")
     assert sum(int(o.split(" turns")[0].split(": ")[1]) for o in outputs) == turns

@@ -15,13 +15,19 @@ PASSWORD = "correct-horse-9"
 
 
 def test_a_signed_up_bot_practises_and_stops_when_the_place_is_stopped(server):
-    made = httpx.post(f"{server.url}/signup.json",
-                      data={"name": "pia", "password": PASSWORD}, timeout=30)
+    made = httpx.post(
+        f"{server.url}/signup.json", data={"name": "pia", "password": PASSWORD}, timeout=30
+    )
     assert made.status_code == 201 and made.json() == {"player": "pia"}
     answer = httpx.post(
         f"{server.url}/practice.json",
-        data={"name": "pia", "password": PASSWORD, "games": "100", "pace": "0.05",
-              "time_limit": "30"},
+        data={
+            "name": "pia",
+            "password": PASSWORD,
+            "games": "100",
+            "pace": "0.05",
+            "time_limit": "30",
+        },
         timeout=30,
     )
     assert answer.status_code == 200, answer.text

@@ -67,7 +67,7 @@ def test_a_key_given_twice_takes_its_last_value():
         ("GAME_NUMBER 123456\n", "^line 1: GAME_NUMBER is a number of at most 5 digits"),
         ("\nPORT_NUMBER -1\n", "^line 2: PORT_NUMBER is a number"),
         ("RULE_KAKUMEI\n", "^line 1: RULE_KAKUMEI has no value"),
-        ("FLASH_MIBUN_NUMBER 1\n", "^line 1: FLASH_MIBUN_NUMBER 1: tndhms exchanges in every game"),
+        ("FLASH_MIBUN_NUMBER 0\n", "^line 1: FLASH_MIBUN_NUMBER 0: tndhms divides by it"),
         ("RULE_SEKIGAE_NUM 0\n", "^line 1: RULE_SEKIGAE_NUM 0 with RULE_SEKIGAE YES"),
     ],
 )

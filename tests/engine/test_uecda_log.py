@@ -161,7 +161,6 @@ def test_the_header_s_rules_referee_the_log():
     ("line", "message"),
     [
         ("RULE_11BACK% MAYBE", "^line 15: RULE_11BACK is YES or NO, not 'MAYBE'"),
-        ("FLASH_MIBUN_NUMBER% 1", "^line 19: FLASH_MIBUN_NUMBER 1: tndhms exchanges in every"),
         ("FLASH_MIBUN_NUMBER% 0", "^line 19: FLASH_MIBUN_NUMBER 0: tndhms divides by it"),
         ("RULE_SEKIGAE_NUM% 0", "^line 17: RULE_SEKIGAE_NUM 0 with RULE_SEKIGAE YES"),
     ],

@@ -50,10 +50,10 @@ def play_match(seed: int, games: int, rules=UECDA) -> list[u.UecdaGame]:
         deal = u.deal_game(match, rng)
         check_cards(u.new_game(rules, deal.dealt, deal.seats), 0)
         choices: list[int | None] = [None, None]
-        if deal.ranks is not None:
-            paid, _ = u.tribute(deal.dealt, deal.ranks)
+        if deal.exchange_ranks is not None:
+            paid, _ = u.tribute(deal.dealt, deal.exchange_ranks)
             for i, (rank, n) in enumerate(((1, 2), (2, 1))):
-                hand = paid[deal.ranks.index(rank)]
+                hand = paid[deal.exchange_ranks.index(rank)]
                 ids = [c for c in u.DECK if hand >> c & 1]
                 pick = rng.sample(ids, n) if rng.random() < 0.8 else rng.sample(u.DECK, n)
                 choices[i] = sum(1 << c for c in pick)

@@ -89,7 +89,7 @@ def test_tndhms_settings_and_variants_translate_both_ways():
         ({"RULE_SEKIGAE_NUM": "-5"}, "RULE_SEKIGAE_NUM"),
         ({"RULE_SEKIGAE_NUM": "123456"}, "RULE_SEKIGAE_NUM"),
         ({"RULE_SEKIGAE_NUM": "0"}, "RULE_SEKIGAE_NUM"),
-        ({"FLASH_MIBUN_NUMBER": "1"}, "FLASH_MIBUN_NUMBER"),
+        ({"FLASH_MIBUN_NUMBER": "0"}, "FLASH_MIBUN_NUMBER"),
         ({"RULE_SEKIGAE": "SOMETIMES"}, "RULE_SEKIGAE"),
     ],
 )
@@ -233,3 +233,32 @@ def test_without_the_exchange_the_ranks_still_choose_the_dealer():
     g, moves = u.start_game(deal, rules)
     assert moves == [] and g.hands == deal.dealt
     assert not u.exchanges(rules, 2) and u.exchanges(UECDA, 2) and not u.exchanges(UECDA, 1)
+
+
+# -- tndhms's exchange: a joker written over a card erases that card --
+
+
+def test_a_chosen_joker_written_in_a_held_card_s_cell_erases_that_card():
+    """tndhms moves a chosen joker by clearing the cell it was written in
+    (``trans_work_card``): written over the ♠K its giver holds, the ♠K leaves the game."""
+    dealt = tuple(
+        u.parse_hand(h) for h in ("S3SKJ3H9", "H3H4HA", "D3D4D5D6", "C3C4C2", "H5H6H7S2")
+    )
+    ranks = (1, 2, 3, 4, 5)
+    ones, twos = u.parse_cells("S3KK")  # the ♠3, and the joker in the ♠K's cell
+    assert u.erased_by(ones, twos) == 1 << u.card_of(0, 11)
+    choice = u.cards_of_cells(ones, twos)
+    hands, moves = u.exchange(
+        UECDA, dealt, ranks, choice, u.parse_hand("H4"), (u.erased_by(ones, twos), 0)
+    )
+    assert u.cards_text(hands[0]) == "S2H7H9"  # the ♠K gone with the ♠3 and the joker
+    assert u.cards_text(hands[4]) == "S3H5H6J3"
+    assert moves[2].erased == u.parse_hand("SK") and moves[3].erased == 0
+    dealt_cards = sum(h.bit_count() for h in dealt)
+    assert sum(h.bit_count() for h in hands) == dealt_cards - 1
+    # written in the joker's own cell ([4][1]) or a joker-only cell, it erases nothing
+    assert u.erased_by(*u.parse_cells("S3J3")) == 0 and u.erased_by(*u.parse_cells("Kx")) == 0
+    # a choice not taken (not the hand's) erases nothing either
+    hands, moves = u.exchange(UECDA, dealt, ranks, u.parse_hand("S3D9"), None, (1 << 20, 0))
+    assert all(m.erased == 0 for m in moves)
+    assert sum(h.bit_count() for h in hands) == dealt_cards

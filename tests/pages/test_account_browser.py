@@ -97,8 +97,10 @@ def test_the_account_page_and_a_profile_split_by_version(page, server):
     assert login.status_code == 200, login.text  # the new password is the one
     cookies = {c["name"]: c["value"] for c in page.context.cookies()}
     later = httpx.post(
-        f"{server.url}/practice.json", data={"games": "3", "time_limit": "30", "seed": "v2"},
-        cookies=cookies, timeout=30,
+        f"{server.url}/practice.json",
+        data={"games": "3", "time_limit": "30", "seed": "v2"},
+        cookies=cookies,
+        timeout=30,
     )  # the page's session plays on after the change
     assert later.status_code == 200, later.text
     play(server, login.json()["place"], first, "http", "random")  # v1: a weaker bot
@@ -119,6 +121,8 @@ def test_the_account_page_and_a_profile_split_by_version(page, server):
     page.locator("#versions").scroll_into_view_if_needed()
     shot(page, "profile-versions")
     page.goto(f"{server.url}/account")
-    used = page.eval_on_selector_all("#token-list tbody tr td:nth-child(4)", "ts => ts.map(t => t.innerText)")
+    used = page.eval_on_selector_all(
+        "#token-list tbody tr td:nth-child(4)", "ts => ts.map(t => t.innerText)"
+    )
     assert "never" not in used  # both tokens were used
     assert errors == []

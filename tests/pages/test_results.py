@@ -134,7 +134,7 @@ def test_the_page_pages_through_every_game(client, finished_place, monkeypatch):
     assert 'rel="prev" href="?page=1#games-table"' in second
     # game 3's ranks, seat by seat
     row = second.split('<td class="game">3', 1)[1].split("</tr>", 1)[0]
-    pills = [int(c.split('rank-pill rank-', 1)[1][0]) for c in row.split("<td>")[1:]]
+    pills = [int(c.split("rank-pill rank-", 1)[1][0]) for c in row.split("<td>")[1:]]
     ranks = Rank.objects.filter(game__place=finished_place, game__no=3).order_by("player__seat")
     assert pills == [r.rank for r in ranks]
     # out of range: the nearest page

@@ -64,8 +64,9 @@ def test_a_refused_sign_up_shows_why_and_keeps_the_name(browser, server):
 
 
 def test_the_sign_up_page_speaks_japanese(browser, server):
-    context = browser.new_context(viewport=VIEWPORT, locale="ja-JP",
-                                  extra_http_headers={"Accept-Language": "ja"})
+    context = browser.new_context(
+        viewport=VIEWPORT, locale="ja-JP", extra_http_headers={"Accept-Language": "ja"}
+    )
     page = context.new_page()
     page.goto(f"{server.url}/signup")
     assert "アカウントを作る" in page.inner_text("h1")
@@ -78,8 +79,9 @@ def test_staff_stop_a_place_from_its_live_page(browser, server):
     names = ["p1", "p2", "p3", "p4", "p5"]
     for n in names:
         server.manage("create_user", n, "--password", f"{n}-pw")
-    made = server.manage("create_place", "To stop", *[a for n in names for a in ("--player", n)],
-                         "--pace", "manual")
+    made = server.manage(
+        "create_place", "To stop", *[a for n in names for a in ("--player", n)], "--pace", "manual"
+    )
     place = int(made.stdout.strip())
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()

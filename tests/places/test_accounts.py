@@ -64,16 +64,24 @@ def test_create_user_still_changes_a_user_made_before_the_rule():
 def test_the_admin_refuses_the_name_when_it_makes_a_user(admin_client):
     response = admin_client.post(
         "/admin/auth/user/add/",
-        {"username": "x.json", "password1": "Long-pass-9", "password2": "Long-pass-9",
-         "usable_password": "true"},
+        {
+            "username": "x.json",
+            "password1": "Long-pass-9",
+            "password2": "Long-pass-9",
+            "usable_password": "true",
+        },
     )
     assert response.status_code == 200  # the form again, with the error
     assert "may not end in" in response.content.decode()
     assert not get_user_model().objects.filter(username="x.json").exists()
     response = admin_client.post(
         "/admin/auth/user/add/",
-        {"username": "fine", "password1": "Long-pass-9", "password2": "Long-pass-9",
-         "usable_password": "true"},
+        {
+            "username": "fine",
+            "password1": "Long-pass-9",
+            "password2": "Long-pass-9",
+            "usable_password": "true",
+        },
     )
     assert response.status_code == 302
     assert get_user_model().objects.filter(username="fine").exists()
@@ -135,8 +143,12 @@ def test_every_way_of_making_a_user_refuses_a_look_alike(admin_client):
         call_command("create_user", CYRILLIC_VICTIM, "--house", "greedy")
     response = admin_client.post(
         "/admin/auth/user/add/",
-        {"username": CYRILLIC_VICTIM, "password1": "Long-pass-9", "password2": "Long-pass-9",
-         "usable_password": "true"},
+        {
+            "username": CYRILLIC_VICTIM,
+            "password1": "Long-pass-9",
+            "password2": "Long-pass-9",
+            "usable_password": "true",
+        },
     )
     assert response.status_code == 200 and "looks like" in response.content.decode()
     with pytest.raises(Refused) as refused:
@@ -199,7 +211,10 @@ def test_the_migration_gives_the_users_before_it_their_keys():
     NameKey.objects.all().delete()
     migration.fill_name_keys(apps, None)
     keys = {(u, k) for u, k in NameKey.objects.values_list("user__username", "key")}
-    assert keys == {(f"user{c}", f"user{c}") for c in "abcde"} | {("Iris", "lris"), ("Iris", "iris")}
+    assert keys == {(f"user{c}", f"user{c}") for c in "abcde"} | {
+        ("Iris", "lris"),
+        ("Iris", "iris"),
+    }
     with pytest.raises(Refused) as e:
         accounts.check_name_free("lris")
     assert e.value.code == errors.NAME_CONFUSABLE

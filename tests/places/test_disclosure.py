@@ -91,8 +91,9 @@ def test_a_tournaments_records_in_one_stream_leave_out_what_its_places_hold_back
         response = reader.get(url)
         assert response.status_code == 200
         assert response["Content-Type"] == "application/x-ndjson"
-        assert f'filename="tournament-{tournament.id}-records.jsonl"' in (
-            response["Content-Disposition"]
+        assert (
+            f'filename="tournament-{tournament.id}-records.jsonl"'
+            in (response["Content-Disposition"])
         )
         body = async_to_sync(drained)(response).decode().splitlines()
         return [(r["place"]["id"], r["game"]) for r in map(json.loads, body)]

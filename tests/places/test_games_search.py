@@ -34,7 +34,9 @@ def _by_hand(place_id: int) -> None:
     user_ids = {s.seat: s.user_id for s in Place.objects.get(pk=place_id).players.all()}
     hand = state.game.hands[state.game.turn]
     held = _written(hand)
-    not_held = next(f"{m}-{n}" for m in (1, 2, 3, 4) for n in range(1, 14) if f"{m}-{n}" not in held)
+    not_held = next(
+        f"{m}-{n}" for m in (1, 2, 3, 4) for n in range(1, 14) if f"{m}-{n}" not in held
+    )
     services.post_cards(place_id, user_ids[state.game.turn], [not_held])
     services.run_due(place_id, now=timezone.now() + timedelta(days=1))
     play_out(place_id, seed=5)
@@ -68,7 +70,10 @@ def _facts_2011(record: dict) -> list[tuple[int, str, str, int]]:
         if a["verdict"] == "timeout":
             out.append((a["seat"], facts.TIMEOUT, "", a["turn"]))
         elif a["verdict"] == "miss":
-            out += [(a["seat"], facts.MISS, a["reason"], a["turn"]), (a["seat"], facts.MISS, "", a["turn"])]
+            out += [
+                (a["seat"], facts.MISS, a["reason"], a["turn"]),
+                (a["seat"], facts.MISS, "", a["turn"]),
+            ]
         elif a["verdict"] == "play":
             numbers = [c.split("-")[1] for c in a["cards"] if c != "joker"]
             if len(a["cards"]) >= 4 and len(set(numbers)) <= 1:

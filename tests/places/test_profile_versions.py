@@ -30,8 +30,9 @@ def test_a_profile_stands_each_version_beside_the_others(make_place):
     assert [v.version for v in found.versions] == ["", "v1", "v2"]
     for v in found.versions:
         ranks = list(
-            Rank.objects.filter(player__place_id=played[v.version], player__user__username="alice")
-            .values_list("rank", flat=True)
+            Rank.objects.filter(
+                player__place_id=played[v.version], player__user__username="alice"
+            ).values_list("rank", flat=True)
         )
         points = [5 - r for r in ranks]  # 2011: players − rank
         assert v.games == len(points) == 4

@@ -51,7 +51,11 @@ def test_lock_of_some_fields_reads_them_defers_the_rest_and_saves_as_the_orm(pla
         locked = rows.lock(Place, place.id, ("state", "engine_state"))
         orm = Place.objects.select_for_update().only("state", "engine_state").get(pk=place.id)
         assert locked.get_deferred_fields() == orm.get_deferred_fields()
-        assert (locked.id, locked.state, locked.engine_state) == (orm.id, orm.state, orm.engine_state)
+        assert (locked.id, locked.state, locked.engine_state) == (
+            orm.id,
+            orm.state,
+            orm.engine_state,
+        )
         locked.engine_state = {"place": None}
         rows.save(locked, ["engine_state", "updated_at"])
     after = Place.objects.get(pk=place.id)

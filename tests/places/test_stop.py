@@ -205,7 +205,9 @@ def test_a_place_between_two_games_stops_after_the_first(make_place):
     services.start_place(place.id)
     rng = random.Random(3)
     user_ids = [s.user_id for s in seats_of(place.id)]
-    while engine_state(place.id).phase != engine.BETWEEN_GAMES or not engine_state(place.id).game_no:
+    while (
+        engine_state(place.id).phase != engine.BETWEEN_GAMES or not engine_state(place.id).game_no
+    ):
         state = engine_state(place.id)
         if state.needs_action:
             services.post_cards(place.id, user_ids[state.game.turn], choose(state, rng))

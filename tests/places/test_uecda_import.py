@@ -343,8 +343,8 @@ def test_a_long_log_is_written_a_part_at_a_time_to_the_same_end(db, monkeypatch)
 
 def test_a_log_of_rules_no_match_here_plays_names_the_setting_and_writes_nothing(db, tmp_path):
     other = tmp_path / "other.log"
-    other.write_bytes(fixture_bytes().replace(b"FLASH_MIBUN_NUMBER% 100", b"FLASH_MIBUN_NUMBER% 1"))
-    with pytest.raises(CommandError, match=r"^line 19: FLASH_MIBUN_NUMBER 1: tndhms exchanges"):
+    other.write_bytes(fixture_bytes().replace(b"FLASH_MIBUN_NUMBER% 100", b"FLASH_MIBUN_NUMBER% 0"))
+    with pytest.raises(CommandError, match=r"^line 19: FLASH_MIBUN_NUMBER 0: tndhms divides by it"):
         run("import_tndhms_log", str(other))
     assert nothing_written()
 

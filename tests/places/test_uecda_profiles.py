@@ -46,9 +46,9 @@ def test_each_players_turns_are_counted_from_the_records(client, imported):
             games_with = GameFact.objects.filter(user=player.user, kind=kind).count()
             assert doc[counted] >= games_with  # at least one in each game with one
             assert (doc[counted] > 0) == (games_with > 0)
-    assert sum(
-        t["eight_cuts"] for t in totals_of(imported.players.values("user_id")).values()
-    ) > 0  # 250 games: some 8-cuts at least
+    assert (
+        sum(t["eight_cuts"] for t in totals_of(imported.players.values("user_id")).values()) > 0
+    )  # 250 games: some 8-cuts at least
 
 
 def test_a_recount_finds_what_the_import_counted(imported):

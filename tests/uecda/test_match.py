@@ -30,7 +30,6 @@ from tests.needs import STOCK_UECDA_CLIENT
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-
 def check_stored(place_id: int, games: int, names: list[str] | None = None) -> Place:
     """The place is finished with a record per game, each replayed by the engine."""
     place = Place.objects.get(id=place_id)

@@ -19,9 +19,7 @@ async def connected() -> tuple[m.Connection, asyncio.StreamReader, asyncio.Strea
     loop = asyncio.get_running_loop()
     made: asyncio.Future[m.Connection] = loop.create_future()
     server = await loop.create_server(lambda: m.Connection(made.set_result), "127.0.0.1", 0)
-    reader, writer = await asyncio.open_connection(
-        "127.0.0.1", server.sockets[0].getsockname()[1]
-    )
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.sockets[0].getsockname()[1])
     conn = await made
     server.close()
     return conn, reader, writer
