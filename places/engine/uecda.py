@@ -814,12 +814,14 @@ class Deal:
         self.ranks = ranks
 
 
-def deal_game(match: UecdaMatch, rng: random.Random) -> Deal:
-    """Seat (when the seat period says so) and deal the next game of a match."""
+def deal_game(match: UecdaMatch, rng: random.Random, ranks: tuple[int, ...] | None = None) -> Deal:
+    """Seat (when the seat period says so) and deal the next game of a match. ``ranks``:
+    those its exchange follows (and its deal starts from) in place of the game before's
+    (duplicate deals: drawn from the seed, so that they are the same in every rotation)."""
     rules = match.rules
     game_no = match.games + 1
     seats = draw_seats(rng, len(match.seats)) if reseats(rules, game_no) else match.seats
-    ranks = None if first_of_period(rules, game_no) else match.ranks
+    ranks = None if first_of_period(rules, game_no) else ranks or match.ranks
     if ranks is None or not rules.deal_from_daifugo:
         start = rng.randrange(len(seats))
     else:
