@@ -11,6 +11,7 @@ revolution and the lock from the turn table's flags.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bots.strategies import UecdaStrategy, UecdaView, uecda_give
@@ -25,6 +26,11 @@ _FLAGS = 5 * w.COLUMNS
 
 class UecdaProtocolError(Exception):
     """The server sent what tndhms never sends (the stock client exits on it too)."""
+
+
+class NotSeated(ConnectionError):
+    """The server closed the connection before it sent a player number: no seat for the
+    name (a wrong code, a seat connected already, an entrant with no table now)."""
 
 
 @dataclass
@@ -80,7 +86,10 @@ class UecdaClient:
         reader, writer = await asyncio.open_connection(self.host, self.port)
         try:
             writer.write(w.encode(w.handshake(self.name)))
-            self.summary.player = await self._int(reader)
+            try:
+                self.summary.player = await self._int(reader)
+            except asyncio.IncompleteReadError as e:
+                raise NotSeated("the server gave no seat (closed before a player number)") from e
             while await self._game(reader, writer):
                 pass
         finally:
@@ -129,3 +138,22 @@ class UecdaClient:
                 continue
             self.summary.games += 1
             return state == w.GAME_OVER
+
+
+async def play_tables(
+    host: str, port: int, name: str, strategy: UecdaStrategy, played: Callable[[Summary], None]
+) -> int:
+    """Match after match with one name (a tournament entrant's join code: it seats the
+    client at its next table), ``played`` told of each, until the server seats it no more
+    (:class:`NotSeated`: no table left); the number of matches. ``NotSeated`` before the
+    first: the code seats it nowhere."""
+    matches = 0
+    while True:
+        try:
+            summary = await UecdaClient(host, port, name, strategy).run()
+        except NotSeated:
+            if matches:
+                return matches
+            raise
+        matches += 1
+        played(summary)

@@ -176,7 +176,9 @@ class Player(models.Model):
     points = models.PositiveIntegerField(default=0, editable=False)
     #: The bot's version in this place: the label of the API token its owner last posted
     #: with (``ApiToken.label``); empty while the seat's moves come by cookie alone.
-    version = models.CharField(max_length=TOKEN_LABEL_LENGTH, blank=True, default="", editable=False)
+    version = models.CharField(
+        max_length=TOKEN_LABEL_LENGTH, blank=True, default="", editable=False
+    )
 
     class Meta:
         ordering = ["place", "seat"]
@@ -408,6 +410,19 @@ class Entrant(models.Model):
             models.UniqueConstraint(fields=["tournament", "no"], name="one_entrant_per_no"),
             models.UniqueConstraint(fields=["tournament", "user"], name="one_entry_per_user"),
         ]
+
+
+class EntrantCode(models.Model):
+    """A ``uecda`` tournament entrant's join code: the one secret its client sends as its
+    name for every table, each in its turn (``places/services/uecda_seats.py``); shown to
+    that entrant's user and to staff only. Found by ``digest`` as :class:`JoinCode` is.
+    """
+
+    entrant = models.OneToOneField(
+        Entrant, on_delete=models.CASCADE, primary_key=True, related_name="join_code"
+    )
+    code = models.CharField(max_length=14)
+    digest = models.CharField(max_length=64, unique=True)
 
 
 class Rating(models.Model):

@@ -40,7 +40,7 @@ class Command(OneLineCommand):
             choices=[name for name, _ in RULES_CHOICES],
             default=DAIHINMIN_2011_NAME,
             help="the rules (default %(default)s); uecda: each entrant's client plays its "
-            "tables over the UECda port, in table order, one join code a table "
+            "tables over the UECda port, in table order, with the entrant's one join code "
             "(join_codes --tournament T)",
         )
 
