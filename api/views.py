@@ -470,7 +470,7 @@ def practice_document(done: services.Practice, request_host: str = "") -> dict:
     }
     if done.join_code is None:
         return document
-    where = connect(done.join_code, request_host, place.rules_label)
+    where = connect(done.join_code, request_host, rules=place.rules_label)
     urls = document["urls"]
     del urls["socket"]
     urls["play"] = _practice_page(done)

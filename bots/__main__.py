@@ -55,6 +55,12 @@ def main(argv: list[str] | None = None) -> None:
         "kept out of what the client prints",
     )
     parser.add_argument(
+        "--rejoin",
+        action="store_true",
+        help="uecda: after each match, connect again with the same join code (a tournament "
+        "entrant's: its next table), until the server seats the client no more",
+    )
+    parser.add_argument(
         "--token",
         default=os.environ.get(TOKEN_VARIABLE) or None,
         help=f"a personal API token of that user (made on the site's /account page), sent as "
@@ -133,8 +139,9 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def play_uecda(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """One UECda client until the server ends the match (``bots.uecda``)."""
-    from bots.uecda import PORT, UecdaClient
+    """One UECda client until the server ends the match (``bots.uecda``); with
+    ``--rejoin``, match after match until the server seats it no more."""
+    from bots.uecda import PORT, UecdaClient, play_tables
     from places.engine.rules import UECDA_NAME, UnknownRules, rules_named
 
     try:
@@ -157,9 +164,21 @@ def play_uecda(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
         parser.error("--join-code is the name the client sends: give one of them")
     name = args.name or args.strategy.rsplit(":", 1)[-1][:9]
     label = f"{name} (seated by its join code)" if args.join_code else name
-    client = UecdaClient(host, int(port), args.join_code or name, strategy, rules)
+    sent = args.join_code or name
     try:
-        summary = run(client.run())
+        if args.rejoin:
+            run(
+                play_tables(
+                    host,
+                    int(port),
+                    sent,
+                    strategy,
+                    lambda s: print(s.line(label), flush=True),
+                    rules,
+                )
+            )
+            return
+        summary = run(UecdaClient(host, int(port), sent, strategy, rules).run())
     except KeyboardInterrupt:
         raise SystemExit(130) from None
     except (OSError, asyncio.IncompleteReadError) as e:

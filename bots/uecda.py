@@ -13,6 +13,7 @@ they forbid.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bots.strategies import UecdaStrategy, UecdaView, uecda_give
@@ -27,6 +28,11 @@ _FLAGS = 5 * w.COLUMNS
 
 class UecdaProtocolError(Exception):
     """The server sent what tndhms never sends (the stock client exits on it too)."""
+
+
+class NotSeated(ConnectionError):
+    """The server closed the connection before it sent a player number: no seat for the
+    name (a wrong code, a seat connected already, an entrant with no table now)."""
 
 
 @dataclass
@@ -93,7 +99,10 @@ class UecdaClient:
         reader, writer = await asyncio.open_connection(self.host, self.port)
         try:
             writer.write(w.encode(w.handshake(self.name)))
-            self.summary.player = await self._int(reader)
+            try:
+                self.summary.player = await self._int(reader)
+            except asyncio.IncompleteReadError as e:
+                raise NotSeated("the server gave no seat (closed before a player number)") from e
             while await self._game(reader, writer):
                 pass
         finally:
@@ -151,3 +160,27 @@ class UecdaClient:
                 continue
             self.summary.games += 1
             return state == w.GAME_OVER
+
+
+async def play_tables(
+    host: str,
+    port: int,
+    name: str,
+    strategy: UecdaStrategy,
+    played: Callable[[Summary], None],
+    rules: Rules = UECDA,
+) -> int:
+    """Match after match with one name (a tournament entrant's join code: it seats the
+    client at its next table), ``played`` told of each, until the server seats it no more
+    (:class:`NotSeated`: no table left); the number of matches. ``NotSeated`` before the
+    first: the code seats it nowhere."""
+    matches = 0
+    while True:
+        try:
+            summary = await UecdaClient(host, port, name, strategy, rules).run()
+        except NotSeated:
+            if matches:
+                return matches
+            raise
+        matches += 1
+        played(summary)

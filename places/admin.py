@@ -20,7 +20,8 @@ from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from places import services
@@ -38,6 +39,7 @@ from places.models import (
     Turn,
 )
 from places.presentation import cards as shown
+from places.reads.join_codes import tournament_codes
 from places.reads.position import finished_games, state_of
 from places.services import accounts
 from places.services import house as house_bots
@@ -370,7 +372,9 @@ TOURNAMENT_SETTINGS = (
 
 
 class TournamentForm(forms.ModelForm):
-    """A new tournament: its settings, and its entrants by name (the schedule numbers them so)."""
+    """A new tournament: its rules, settings and entrants by name (the schedule numbers them
+    so), made by ``create_tournament`` as the shell command makes it: its refusals are
+    the form's errors."""
 
     entrant_names = forms.CharField(
         label="entrants",
@@ -380,14 +384,14 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = ("title", *TOURNAMENT_SETTINGS)
+        fields = ("title", "rules", *TOURNAMENT_SETTINGS)
 
     def clean(self) -> dict:
         data = super().clean()
         if self.errors:  # a field is wrong: make nothing with the defaults in its place
             return data
         names = [n.strip() for n in data.get("entrant_names", "").splitlines() if n.strip()]
-        settings = {k: data[k] for k in TOURNAMENT_SETTINGS if k in data}
+        settings = {k: data[k] for k in ("rules", *TOURNAMENT_SETTINGS) if k in data}
         try:
             self.created = services.create_tournament(data.get("title", ""), names, **settings)
         except Refused as e:
@@ -417,6 +421,7 @@ class TournamentAdmin(admin.ModelAdmin):
         "state",
         "pages",
         "entrant_list",
+        "join_codes",
         "created_at",
         "started_at",
         "finished_at",
@@ -442,7 +447,7 @@ class TournamentAdmin(admin.ModelAdmin):
 
     def get_fields(self, request, obj=None):
         if obj is None:
-            return ("title", *TOURNAMENT_SETTINGS, "entrant_names")
+            return ("title", "rules", *TOURNAMENT_SETTINGS, "entrant_names")
         return ("title", *TOURNAMENT_SETTINGS, *self.readonly_fields)
 
     def get_readonly_fields(self, request, obj=None):
@@ -468,6 +473,16 @@ class TournamentAdmin(admin.ModelAdmin):
     @admin.display(description="entrants")
     def entrant_list(self, t: Tournament) -> str:
         return ", ".join(t.entrants.order_by("no").values_list("user__username", flat=True))
+
+    @admin.display(description="join codes")
+    def join_codes(self, t: Tournament) -> str:
+        """A uecda tournament's entrant codes, for staff to hand out (``join_codes``)."""
+        codes = tournament_codes(t.pk) if t.pk is not None else []
+        if not codes:
+            return "-"
+        return format_html_join(
+            mark_safe("<br>"), "{} <code>{}</code>", ((name, code) for _, name, code in codes)
+        )
 
     @admin.display(description="pages")
     def pages(self, t: Tournament) -> str:

@@ -442,6 +442,19 @@ class Entrant(models.Model):
         ]
 
 
+class EntrantCode(models.Model):
+    """A ``uecda`` tournament entrant's join code: the one secret its client sends as its
+    name for every table, each in its turn (``places/services/uecda_seats.py``); shown to
+    that entrant's user and to staff only. Found by ``digest`` as :class:`JoinCode` is.
+    """
+
+    entrant = models.OneToOneField(
+        Entrant, on_delete=models.CASCADE, primary_key=True, related_name="join_code"
+    )
+    code = models.CharField(max_length=14)
+    digest = models.CharField(max_length=64, unique=True)
+
+
 class Rating(models.Model):
     """A user's rating in one rule book (openskill's Plackett–Luce): moved by every
     finished rated game of those rules. A 2011 game and a UECda game are different

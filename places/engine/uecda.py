@@ -896,17 +896,20 @@ def exchange_ranks(
     return last if last is not None else tuple(range(1, players + 1))
 
 
-def deal_game(match: UecdaMatch, rng: random.Random) -> Deal:
-    """Seat (when the seat period says so) and deal the next game of a match."""
+def deal_game(match: UecdaMatch, rng: random.Random, ranks: tuple[int, ...] | None = None) -> Deal:
+    """Seat (when the seat period says so) and deal the next game of a match. ``ranks``:
+    those its exchange follows (and its deal starts from) in place of the game before's
+    (duplicate deals: drawn from the seed, so that they are the same in every rotation)."""
     rules = match.rules
     game_no = match.games + 1
     seats = draw_seats(rng, len(match.seats)) if reseats(rules, game_no) else match.seats
-    ranks = None if first_of_period(rules, game_no) else match.ranks
+    last = ranks or match.ranks
+    ranks = None if first_of_period(rules, game_no) else last
     if ranks is None or not rules.deal_from_daifugo:
         start = rng.randrange(len(seats))
     else:
         start = ranks.index(1)
-    given = exchange_ranks(rules, game_no, match.ranks, len(seats))
+    given = exchange_ranks(rules, game_no, last, len(seats))
     return Deal(game_no, seats, start, deal(rng, seats, start), ranks, given)
 
 

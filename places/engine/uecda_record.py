@@ -249,14 +249,16 @@ def replay_game(record: Mapping, ranks_before: Sequence[int] | None = None) -> R
 def replay_records(records: Iterable[Mapping]) -> Iterator[Replayed | Diverged]:
     """Replay version 2 records in turn; a game that follows a replayed game of the
     same place (the same id and title: a log's games have no id) is checked against
-    that game's ranks."""
+    that game's ranks, unless the place deals duplicate deals (its exchanges follow
+    ranks drawn from the seed)."""
     last: dict[object, Replayed] = {}
     for record in records:
         place = (record["place"]["id"], record["place"]["title"])
         before = last.get(place)
         follows = before is not None and before.game == record["game"] - 1
+        duplicate = record["place"].get("duplicate_deals", False)
         try:
-            done = replay_game(record, before.ranks if follows else None)
+            done = replay_game(record, before.ranks if follows and not duplicate else None)
         except Diverged as e:
             last.pop(place, None)
             yield e

@@ -173,8 +173,18 @@ def _kept(head: PlaceHead, record: dict) -> dict:
     place as it is now and the seed only once the place is over, as version 1."""
     return {
         **record,
-        "place": {"id": head.id, "title": head.title, "games": head.game_count},
+        "place": _place(head),
         "seed": head.seed,
+    }
+
+
+def _place(head: PlaceHead) -> dict:
+    """A record's ``place``: the place as it is now, and whether it deals duplicate deals."""
+    return {
+        "id": head.id,
+        "title": head.title,
+        "games": head.game_count,
+        **({"duplicate_deals": True} if head.duplicate_seed is not None else {}),
     }
 
 
@@ -238,12 +248,7 @@ def _record(
         "format": replay.FORMAT,
         "version": replay.VERSION,
         "rules": replay.RULES,
-        "place": {
-            "id": head.id,
-            "title": head.title,
-            "games": head.game_count,
-            **({"duplicate_deals": True} if head.duplicate_seed is not None else {}),
-        },
+        "place": _place(head),
         "game": no,
         "seed": head.seed,
         "players": [{"seat": s.no, "name": s.name} for s in head.seats],

@@ -10,7 +10,8 @@ it, as it drives any place. Each server's dealer calls :func:`advance_running`
 every round, so a place that ends lets the next one start within a round.
 
 In a duplicate tournament, the five rotations of a deal set share one seed and
-play with ``duplicate_deals``: the same hands, seat by seat, in every rotation.
+play with ``duplicate_deals``: the same hands, seat by seat, in every rotation (a
+``uecda`` place's seat being its player number: ``places.uecda.match.play_match``).
 
 A table's seed is a keyed hash of the tournament's seed and the table's deals
 (:func:`table_seed`): a finished table publishes its own seed with its records, and
@@ -37,6 +38,7 @@ from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME, UnknownRules, p
 from places.models import TITLE_MAX_LENGTH, Place, Player, Tournament
 from places.services.lifecycle import schedule_start
 from places.services.setup import create_place, seed_problems, timing_problems
+from places.services.uecda_seats import give_entrant_codes
 
 TOURNAMENT_TITLE_MAX_LENGTH = 60
 MIN_ENTRANTS = schedule.PLAYERS
@@ -67,9 +69,6 @@ def _problems(
         rules = profile_and_variant(rules)[0]
     except UnknownRules as e:
         problems.append(str(e))
-    if rules == UECDA_NAME and format != Tournament.Format.ROUND_ROBIN:
-        # tndhms's deals draw the seats too: five rotations of one seed do not deal alike
-        problems.append("a uecda tournament is a round robin")
     if not title or len(title) > TOURNAMENT_TITLE_MAX_LENGTH:
         problems.append(f"the title must have 1 to {TOURNAMENT_TITLE_MAX_LENGTH} characters")
     if not MIN_ENTRANTS <= len(usernames) <= MAX_ENTRANTS:
@@ -120,8 +119,9 @@ def create_tournament(
     """A waiting tournament of these users (entrant 0 first) with every place of its schedule.
 
     A ``uecda`` tournament's places are ``uecda`` places: each entrant's client plays its
-    tables over the UECda port, one code a table (``places/services/uecda_seats.py``),
-    in table order; a table starts when its clients are connected, not by :func:`advance`.
+    tables over the UECda port, in table order, with the entrant's one join code
+    (``places/services/uecda_seats.py``); a table starts when its clients are connected,
+    not by :func:`advance`.
 
     A duplicate tournament always has a seed (one is drawn when none is given): its
     rotations must deal alike. A round robin without one deals from the OS's source. A
@@ -165,6 +165,8 @@ def create_tournament(
             tournament.entrants.model(tournament=tournament, user=users[name], no=no)
             for no, name in enumerate(usernames)
         )
+        if rules == UECDA_NAME:
+            give_entrant_codes(tournament)
         for table in tables:
             deals = table.deal if table.deal is not None else table.no
             create_place(

@@ -5,7 +5,9 @@ admin) waits for its players' clients on the server's UECda port
 (:mod:`places.uecda.shared`). Each seat not played by a house bot gets a join code,
 the secret its client sends as its name in the 20070 handshake (the stock client's
 ``-n``): whoever holds it plays that seat. It is shown to that seat's user and to
-staff only (:mod:`places.reads.join_codes`). Once every such seat is connected the
+staff only (:mod:`places.reads.join_codes`). A ``uecda`` tournament's tables have no
+codes of their own: each entrant has one (:func:`give_entrant_codes`), which opens its
+tables one after the other, in table order. Once every such seat is connected the
 listener calls :func:`begin_match`, plays the match and stores its games with
 :func:`places.services.uecda.store_match_games`; a match that cannot go on is
 :func:`abort_match`-ed, and one that a stopped server left running is aborted when the
@@ -19,14 +21,14 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from bots.strategies import UECDA_STRATEGIES
 from places import errors
 from places.engine.rules import UECDA_NAME, Rules
 from places.leases import DRIVER_ID, lease_length
-from places.models import HouseBot, JoinCode, Place, Player
+from places.models import Entrant, EntrantCode, HouseBot, JoinCode, Place, Player, Tournament
 from places.reads.join_codes import code_digest
 from places.services.house import check_strategy
 
@@ -46,11 +48,12 @@ def check_uecda_strategy(name: str) -> str:
 
 
 def give_codes(place: Place) -> dict[int, str]:
-    """A join code for each seat of a new ``uecda`` place that no house bot plays, by seat.
+    """A join code for each seat of a new ``uecda`` place that no house bot plays, by seat
+    (none for a tournament's table: its entrants' codes open it, :func:`give_entrant_codes`).
 
     Inside the caller's transaction (the one that made the place). A house bot's seat
-    must play a UECda strategy (``UNKNOWN_STRATEGY``), and one seat at least is a
-    client's (``INVALID_PLACE``).
+    must play a UECda strategy (``UNKNOWN_STRATEGY``), one seat at least is a client's,
+    and a tournament's table seats its entrants only (``INVALID_PLACE``).
     """
     players = list(Player.objects.filter(place=place).order_by("seat"))
     house = dict(
@@ -58,19 +61,43 @@ def give_codes(place: Place) -> dict[int, str]:
             "user_id", "strategy"
         )
     )
-    codes = {}
-    for player in players:
-        if player.user_id in house:
-            check_uecda_strategy(house[player.user_id])
-            continue
-        code = new_code()
-        JoinCode.objects.create(player=player, code=code, digest=code_digest(code))
-        codes[player.seat] = code
-    if not codes:
+    for strategy in house.values():
+        check_uecda_strategy(strategy)
+    clients = [p for p in players if p.user_id not in house]
+    if not clients:
         raise errors.Refused(
             errors.INVALID_PLACE,
             "a uecda place starts when its clients connect: five house bots would never start it",
         )
+    if place.tournament_id is not None:
+        entrants = set(
+            Entrant.objects.filter(tournament_id=place.tournament_id).values_list(
+                "user_id", flat=True
+            )
+        )
+        if any(p.user_id not in entrants for p in clients):
+            raise errors.Refused(
+                errors.INVALID_PLACE,
+                "a uecda tournament's table seats its entrants only: their codes open it",
+            )
+        return {}
+    codes = {}
+    for player in clients:
+        code = new_code()
+        JoinCode.objects.create(player=player, code=code, digest=code_digest(code))
+        codes[player.seat] = code
+    return codes
+
+
+def give_entrant_codes(tournament: Tournament) -> dict[str, str]:
+    """A join code for each entrant of a new ``uecda`` tournament that no house bot is,
+    by name: its client's name for every table (:func:`places.reads.join_codes.seat_of_code`).
+    Inside the caller's transaction (the one that made the tournament)."""
+    codes = {}
+    for entrant in tournament.entrants.filter(user__house_bot__isnull=True).select_related("user"):
+        code = new_code()
+        EntrantCode.objects.create(entrant=entrant, code=code, digest=code_digest(code))
+        codes[entrant.user.get_username()] = code
     return codes
 
 
@@ -78,7 +105,8 @@ def give_codes(place: Place) -> dict[int, str]:
 class MatchPlan:
     """What the listener needs to play a place's match: the players by seat (their names
     and, for house seats, their strategies), the games, the seed, the clock (the
-    place's time limit per move and bank per game) and the rules."""
+    place's time limit per move and bank per game), the rules, and whether it deals
+    duplicate deals (a duplicate tournament's table: ``play_match``'s ``duplicate``)."""
 
     place_id: int
     title: str
@@ -89,6 +117,7 @@ class MatchPlan:
     time_limit: float
     time_bank: float
     rules: Rules
+    duplicate: bool = False
 
 
 def begin_match(place_id: int) -> MatchPlan:
@@ -137,6 +166,7 @@ def begin_match(place_id: int) -> MatchPlan:
         place.time_limit,
         place.time_bank,
         place.game_rules,
+        place.duplicate_deals,
     )
 
 
@@ -154,12 +184,12 @@ def abort_match(place_id: int, now: datetime | None = None) -> bool:
 
 
 def abort_unplayed() -> list[int]:
-    """Abort the running shared-server ``uecda`` places: their matches lived in a listener
-    that is gone (the server stopped). For the one process that owns the UECda port,
-    when its listener starts."""
+    """Abort the running shared-server ``uecda`` places (those with join codes, and
+    tournaments' tables): their matches lived in a listener that is gone (the server
+    stopped). For the one process that owns the UECda port, when its listener starts."""
     running = (
         Place.objects.filter(rules=UECDA_NAME, state=Place.State.RUNNING)
-        .filter(players__join_code__isnull=False)
+        .filter(Q(players__join_code__isnull=False) | Q(tournament__isnull=False))
         .distinct()
         .values_list("id", flat=True)
     )

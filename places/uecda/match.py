@@ -29,6 +29,7 @@ from collections.abc import Awaitable, Callable, Collection, Sequence
 
 from bots.strategies import UecdaStrategy, UecdaView, uecda_give
 from places.engine import uecda as u
+from places.engine.deal import drawn_ranks, game_rng
 from places.engine.rules import UECDA, Rules
 from places.engine.uecda_legal import legal_moves
 from places.engine.uecda_log import Handover, LoggedGame, Refereed, Submission, TndhmsLog
@@ -408,6 +409,7 @@ async def play_match(
     bank_seconds: float = 0.0,
     poll_seconds: float = 0.0,
     rules: Rules = UECDA,
+    duplicate: bool = False,
 ) -> u.UecdaMatch:
     """Play ``games`` games on five seats (by player number) in tndhms's message order;
     ``on_game(game_no, record)`` after each, awaited (when it returns an awaitable)
@@ -416,12 +418,18 @@ async def play_match(
     (``places/uecda/watch.py``). ``move_seconds``: each move's time limit,
     ``bank_seconds`` each player's bank per game (:class:`MoveClock`), ``poll_seconds``
     how long a read polls before it sleeps (:meth:`Connection._wait`). ``rules``: the
-    ``uecda`` variant played.
+    ``uecda`` variant played. ``duplicate`` (a duplicate tournament's table): each game
+    draws its seats, deal and draw from a source of its own, the seed's and its number's
+    (``game_rng``), and its exchange follows ranks drawn from them (``drawn_ranks``), not
+    the game before's: every place of the seed deals game k alike, player number by
+    player number.
 
     When a client is asked for its move, what it is owed goes at once, in one write: a
     write and a wake-up a turn. (Sending the next player's tables early too, while this
     one thinks, cost a second of each and gained nothing: docs/benchmarks.md.)"""
     rng = random.Random(seed)
+    if duplicate:
+        head = {**head, "duplicate_deals": True}
     clock = MoveClock(move_seconds, bank_seconds, poll_seconds)
     match = u.UecdaMatch(rules)
     names = [s.name for s in seats]
@@ -463,7 +471,13 @@ async def play_match(
             c.send(encoded[c.native])
 
     for game_no in range(1, games + 1):
-        deal = u.deal_game(match, rng)
+        if duplicate:
+            rng = game_rng(seed, game_no)
+            deal = u.deal_game(match, rng, drawn_ranks(seed, game_no))
+            if deal.ranks is not None:  # the ranks drawn, as the clients are told them
+                mibun = sorted(range(u.PLAYERS), key=lambda q: deal.ranks[q])
+        else:
+            deal = u.deal_game(match, rng)
         clock.new_game()
         if watch is not None:
             watch.dealt(deal, match)

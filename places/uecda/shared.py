@@ -4,10 +4,14 @@
 match runs in the process whose sockets its spectators read. A client sends the
 20070 handshake with its seat's join code as its name (the stock client's ``-n``,
 14 characters); the code names the place and the seat (:mod:`places.reads.join_codes`),
-and the client is sent that seat's number as its player number. A 20060 client (no
+and the client is sent that seat's number as its player number. A ``uecda`` tournament
+entrant's one code names its seat at its first table not over, in table order: its
+client connects again after each match for the next table. A 20060 client (no
 handshake: no name), a code that opens no waiting seat, or the code of a seat already
-connected gets no seat and is told nothing: the connection is closed. A client that
-leaves, or sends a table, before its match starts frees its seat.
+connected gets no seat and is told nothing: the connection is closed. So is an
+entrant's code while its tournament has not started, while its table is played, or
+once it has no table left (logged with that reason; not a name that opens no seat,
+below). A client that leaves, or sends a table, before its match starts frees its seat.
 
 What one client address may take (an IPv6 address's /64 counts as one, :func:`address_of`):
 
@@ -55,7 +59,7 @@ from dataclasses import dataclass, field
 from bots.strategies import resolve_uecda
 from places import errors
 from places.engine import uecda as u
-from places.reads.join_codes import seat_of_code
+from places.reads.join_codes import NoSeatNow, seat_of_code
 from places.realtime import broadcast, db_thread
 from places.services import uecda_seats
 from places.uecda import wire as w
@@ -290,6 +294,10 @@ class SharedListener:
         conn.name = ""  # never a code in a log line or a record
         seat = await db_thread.run(seat_of_code, code) if code else None
         self._settled(address, conn)  # seated or closed from here on, without waiting
+        if isinstance(seat, NoSeatNow):  # an entrant's right code, and no table for it now
+            log.info("UECda client %s: %s: closed", _peer(conn), seat.why)
+            await conn.close()
+            return
         if seat is None or seat.place_id in self.ended:
             self._wrong_name(conn, address)
             await conn.close()
@@ -407,6 +415,7 @@ class SharedListener:
                 await play_place(
                     place_id, plan.title, seats, plan.game_count, plan.seed, self.write_every,
                     move_seconds=plan.time_limit, bank_seconds=plan.time_bank, rules=plan.rules,
+                    duplicate=plan.duplicate,
                 )  # fmt: skip
             except errors.Refused as e:  # stopped by staff meanwhile
                 log.info("UECda place %d: its match ends: %s", place_id, e.message)

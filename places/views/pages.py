@@ -121,7 +121,7 @@ def _live_uecda(request: HttpRequest, place: Place, staff: bool) -> HttpResponse
         "config": config,
         # a waiting place: the reader's own seat's join code (staff: every seat's)
         "join_codes": [
-            (seat, name, connect(code, request.get_host(), place.rules_label))
+            (seat, name, connect(code, request.get_host(), rules=place.rules_label))
             for seat, name, code in codes
         ],
     }

@@ -2,21 +2,25 @@
 JSON and CSV, the leaderboard ``/ratings`` and ``/ratings.json``.
 
 Staff make and start tournaments from the admin or the shell
-(``create_tournament``, ``start_tournament``); these pages only read.
+(``create_tournament``, ``start_tournament``); these pages only read. A ``uecda``
+tournament's page shows its reader their own entrant join code (staff: every entrant's)
+until it is over; a page that shows one is never cached.
 """
 
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
+from django.utils.cache import add_never_cache_headers
 
 from places import errors
 from places.engine.rules import DAIHINMIN_2011_NAME
-from places.models import RULES_CHOICES
+from places.models import RULES_CHOICES, Tournament
 from places.presentation import charts
 from places.reads import ratings
 from places.reads import tournaments as reads
 from places.reads.games import rules_parameter
+from places.reads.join_codes import connect, tournament_codes_for
 from places.views import csv_response, json_response, read_only, refusal
 
 #: The standings CSV's header (one row an entrant, best first).
@@ -54,12 +58,21 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 @read_only
 def tournament_page(request: HttpRequest, tournament_id: str) -> HttpResponse:
     view = _found(tournament_id)
+    over = view.state == Tournament.State.FINISHED
+    codes = [] if over else tournament_codes_for(view.id, request.user)
     context = {
         "title": f"{view.title} · daihinmin",
         "t": view,
         "chart": charts.interval_chart(view.standings, view.rules),
+        # a uecda tournament not over: the reader's own entrant code (staff: every one's)
+        "entrant_codes": [
+            (no, name, connect(code, request.get_host(), tables=True)) for no, name, code in codes
+        ],
     }
-    return render(request, "places/tournament.html", context)
+    response = render(request, "places/tournament.html", context)
+    if codes:
+        add_never_cache_headers(response)  # a secret of this reader's on it
+    return response
 
 
 @read_only

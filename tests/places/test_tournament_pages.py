@@ -12,6 +12,7 @@ from django.core.management.base import CommandError
 
 from places import services
 from places.models import Place, Tournament
+from places.reads.join_codes import tournament_codes
 from places.services import house
 from places.views.tournaments import CSV_HEADER
 
@@ -173,6 +174,7 @@ def test_the_commands_create_start_and_report(capsys):
 def admin_form(names, **extra) -> dict:
     return {
         "title": "Admin cup",
+        "rules": "daihinmin-2011",
         "format": "round-robin",
         "game_count": 2,
         "pace": 0,
@@ -210,3 +212,70 @@ def test_the_admin_refuses_a_bad_tournament_and_makes_nothing(admin_client):
     )
     assert response.status_code == 200 and "Enter a whole number" in response.content.decode()
     assert not Tournament.objects.exists()
+
+
+def test_the_admin_makes_a_uecda_duplicate_tournament_and_shows_its_codes(admin_client):
+    """The admin form calls ``create_tournament`` as the shell command does: a uecda
+    duplicate with one join code an entrant, which the change page shows staff."""
+    names = [house.make_wire_user(f"w{i}", "pw")[0].username for i in range(5)]
+    response = admin_client.post(
+        "/admin/places/tournament/add/",
+        admin_form(names, rules="uecda", format="duplicate", seed="", max_running=1),
+    )
+    assert response.status_code == 302
+    t = Tournament.objects.get()
+    assert (t.rules, t.format) == ("uecda", "duplicate") and t.seed  # drawn: rotations deal alike
+    places = list(t.places.order_by("table_no"))
+    assert len(places) == 5 and all(p.rules == "uecda" and p.duplicate_deals for p in places)
+    codes = tournament_codes(t.id)
+    assert [name for _, name, _ in codes] == names
+    page = admin_client.get(f"/admin/places/tournament/{t.id}/change/").content.decode()
+    assert all(f"{name} <code>{code}</code>" in page for _, name, code in codes)
+
+
+@pytest.mark.parametrize(
+    ("house_bots", "change", "message"),
+    [
+        (False, {"pace": "-1"}, "the pace is manual or 0 to"),
+        (False, {"time_limit": "0"}, "the time limit must be more than 0"),
+        (True, {}, "five house bots would never start it"),
+        (False, {"rules": "nosuch"}, "Select a valid choice"),
+    ],
+)
+def test_the_admin_shows_the_services_refusal_of_a_uecda_tournament(
+    admin_client, house_bots, change, message
+):
+    if house_bots:  # a uecda table of house bots alone would wait for ever
+        names = house_entrants(5)
+    else:
+        names = [house.make_wire_user(f"v{i}", "pw")[0].username for i in range(5)]
+    form = admin_form(names, **{"rules": "uecda", **change})
+    response = admin_client.post("/admin/places/tournament/add/", form)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Tournament.objects.exists() and not Place.objects.exists()
+
+
+def test_the_tournament_page_shows_an_entrant_its_own_code_and_staff_every_code(
+    client, admin_client
+):
+    names = [house.make_wire_user(f"c{i}", "pw")[0].username for i in range(5)]
+    t = services.create_tournament("Codes", names, game_count=1, rules="uecda")
+    codes = {name: code for _, name, code in tournament_codes(t.id)}
+    url = f"/tournaments/{t.id}/"
+    anyone = client.get(url)
+    assert not any(code in anyone.content.decode() for code in codes.values())
+    assert 'id="entrant-codes"' not in anyone.content.decode()
+    client.login(username="c1", password="pw")
+    mine = client.get(url)
+    html = mine.content.decode()
+    assert codes["c1"] in html and "--rejoin" in html and "while ./client" in html
+    assert not any(codes[n] in html for n in names if n != "c1")
+    assert "no-cache" in mine["Cache-Control"]
+    staff = admin_client.get(url).content.decode()
+    assert all(code in staff for code in codes.values())
+    public = json.dumps(client.get(f"/tournaments/{t.id}.json").json())
+    assert not any(code in public for code in codes.values())
+    table = t.places.order_by("table_no").first()
+    live = client.get(f"/places/{table.id}/").content.decode()
+    assert 'id="tournament-table"' in live and codes["c1"] not in live

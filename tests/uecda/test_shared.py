@@ -21,11 +21,11 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 
 from bots.strategies import resolve_uecda
-from bots.uecda import UecdaClient
+from bots.uecda import UecdaClient, play_tables
 from places import errors, services
 from places.engine.rules import UECDA_NAME
 from places.models import Game, JoinCode, Place, Tournament
-from places.reads.join_codes import place_codes, seat_of_code
+from places.reads.join_codes import seat_of_code, tournament_codes
 from places.reads.records import place_records
 from places.reads.tournaments import tournament as tournament_view
 from places.services import uecda_seats
@@ -36,18 +36,6 @@ from places.uecda.shared import SharedListener
 from tests.uecda.test_match import check_stored
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-async def listener(close_thread_connections):
-    """A listener on 127.0.0.1, a free port: ``listener.port``."""
-    sock = socket.create_server(("127.0.0.1", 0))
-    sock.setblocking(False)
-    shared = SharedListener(handshake_window=0.3)
-    await shared.start(sock)
-    shared.port = sock.getsockname()[1]
-    yield shared
-    await shared.close()
 
 
 async def matches_done(shared: SharedListener) -> None:
@@ -540,9 +528,11 @@ async def test_a_playing_seat_s_code_is_refused_and_staff_stop_ends_the_match(li
 
 
 async def test_a_uecda_tournament_is_played_by_its_entrants_clients_table_by_table(listener):
+    """Six entrants, two of them house bots: each client plays its tables in table order,
+    with the entrant's one code, connecting again after each match (``play_tables``)."""
     people, house = ["t1", "t2", "t3", "t4"], ["t5-house", "t6-house"]
 
-    def make() -> tuple[int, dict[str, list[str]]]:
+    def make() -> tuple[int, dict[str, str]]:
         for name in people:
             user(name)
         for name in house:
@@ -551,25 +541,27 @@ async def test_a_uecda_tournament_is_played_by_its_entrants_clients_table_by_tab
             "cup", people + house, game_count=2, seed="cup", rules=UECDA_NAME
         )
         assert services.start_tournament(t.id) == 0  # no table starts without its clients
-        codes: dict[str, list[str]] = {}
-        for place in Place.objects.filter(tournament=t).order_by("table_no"):
-            assert place.rules == UECDA_NAME
-            for _seat, name, code in place_codes(place.id):
-                codes.setdefault(name, []).append(code)
-        return t.id, codes
+        assert all(p.rules == UECDA_NAME for p in Place.objects.filter(tournament=t))
+        return t.id, {name: code for _, name, code in tournament_codes(t.id)}
 
     tournament_id, codes = await sync_to_async(make)()
     assert sorted(codes) == people  # the house entrants need none
 
     async def entrant(name: str) -> int:
-        played = 0
-        for code in codes[name]:  # its tables in table order, one client after the other
-            played += (await client(listener.port, code).run()).games
-        return played
+        summaries: list = []
+        strategy = resolve_uecda("greedy", 1)
+        await play_tables("127.0.0.1", listener.port, codes[name], strategy, summaries.append)
+        return sum(s.games for s in summaries)
 
     played = await asyncio.wait_for(asyncio.gather(*(entrant(n) for n in people)), 240)
     await matches_done(listener)
-    assert played == [2 * len(codes[n]) for n in people]
+    tables_of = await sync_to_async(
+        lambda: {
+            n: Place.objects.filter(tournament_id=tournament_id, players__user__username=n).count()
+            for n in people
+        }
+    )()
+    assert played == [2 * tables_of[n] for n in people]
 
     def over() -> Tournament:
         services.advance_running()  # the dealer's round
@@ -582,10 +574,3 @@ async def test_a_uecda_tournament_is_played_by_its_entrants_clients_table_by_tab
     assert sum(s.points for s in view.standings) == 15 * 2 * tables  # 5 … 1 points a game
     for place in await sync_to_async(list)(Place.objects.filter(tournament=t)):
         await sync_to_async(check_stored)(place.id, 2)
-
-
-def test_a_uecda_tournament_is_a_round_robin(close_thread_connections):
-    names = [user(f"d{i}").username for i in range(5)]
-    with pytest.raises(errors.Refused) as refusal:
-        services.create_tournament("dup", names, format="duplicate", rules=UECDA_NAME)
-    assert "a uecda tournament is a round robin" in refusal.value.message

@@ -40,7 +40,7 @@ class Command(OneLineCommand):
             default=DAIHINMIN_2011_NAME,
             help="the rules (default %(default)s): daihinmin-2011, uecda or a variant of it "
             "(uecda+11back, docs/rules.md); uecda: each entrant's client plays its "
-            "tables over the UECda port, in table order, one join code a table "
+            "tables over the UECda port, in table order, with the entrant's one join code "
             "(join_codes --tournament T)",
         )
 

@@ -1,9 +1,10 @@
 """``join_codes PLACE …`` or ``join_codes --tournament T``: the join codes of ``uecda`` places.
 
-One line a coded seat, ``PLACE SEAT NAME CODE``, places in the order given (a
-tournament's in table order: the order each entrant's client plays them in), for the
-organiser who hands each player their codes: whoever holds a code plays its seat
-(``places/services/uecda_seats.py``). House bots' seats have none.
+For places, one line a coded seat, ``PLACE SEAT NAME CODE``, places in the order given:
+whoever holds a code plays its seat (``places/services/uecda_seats.py``). For a
+tournament, one line an entrant that plays by a client, ``ENTRANT NAME CODE`` (its
+number in the schedule, from 0): the one code its client sends for every table, each in
+its turn. House bots have none. For the organiser, who hands each player their code.
 """
 
 from __future__ import annotations
@@ -12,30 +13,33 @@ from django.core.management.base import CommandError
 
 from places.management.base import OneLineCommand
 from places.models import Place, Tournament
-from places.reads.join_codes import place_codes
+from places.reads.join_codes import place_codes, tournament_codes
 
 
 class Command(OneLineCommand):
-    help = "Print the join codes of uecda places' seats: PLACE SEAT NAME CODE, one seat a line."
+    help = (
+        "Print the join codes of uecda places' seats (PLACE SEAT NAME CODE, one seat a line), "
+        "or of a uecda tournament's entrants (ENTRANT NAME CODE, one entrant a line)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("place", type=int, nargs="*", help="a place's id")
-        parser.add_argument("--tournament", type=int, help="every table of this tournament")
+        parser.add_argument("--tournament", type=int, help="a tournament's entrants instead")
 
     def handle(self, *args, place: list[int], tournament: int | None, **options):
-        places = list(place)
         if tournament is not None:
+            if place:
+                raise CommandError("name places, or a tournament (--tournament T), not both")
             if not Tournament.objects.filter(pk=tournament).exists():
                 raise CommandError(f"no tournament {tournament}")
-            tables = Place.objects.filter(tournament_id=tournament).order_by("table_no")
-            places += list(tables.values_list("id", flat=True))
-        if not places:
+            for no, name, code in tournament_codes(tournament):
+                self.stdout.write(f"{no} {name} {code}")
+            return
+        if not place:
             raise CommandError("name a place, or a tournament (--tournament T)")
-        missing = set(places) - set(
-            Place.objects.filter(pk__in=places).values_list("id", flat=True)
-        )
+        missing = set(place) - set(Place.objects.filter(pk__in=place).values_list("id", flat=True))
         if missing:
             raise CommandError(f"no place {min(missing)}")
-        for place_id in places:
+        for place_id in place:
             for seat, name, code in place_codes(place_id):
                 self.stdout.write(f"{place_id} {seat} {name} {code}")

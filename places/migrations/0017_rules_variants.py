@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("places", "0015_uecda_profile_turns"),
+        ("places", "0016_entrant_codes"),
     ]
 
     operations = [
