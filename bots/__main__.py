@@ -55,6 +55,14 @@ def main(argv: list[str] | None = None) -> None:
         "kept out of what the client prints",
     )
     parser.add_argument(
+        "--protocol",
+        type=int,
+        choices=[20070, 20140],
+        default=20070,
+        help="uecda: the protocol the handshake names: 20070 (480-byte tables, the stock "
+        "client's; the default) or 20140 (tables as 33 characters)",
+    )
+    parser.add_argument(
         "--token",
         default=os.environ.get(TOKEN_VARIABLE) or None,
         help=f"a personal API token of that user (made on the site's /account page), sent as "
@@ -128,7 +136,8 @@ def main(argv: list[str] | None = None) -> None:
 
 def play_uecda(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """One UECda client until the server ends the match (``bots.uecda``)."""
-    from bots.uecda import PORT, UecdaClient
+    from bots.uecda import PORT, UecdaClient, UecdaProtocolError
+    from places.uecda.wire import Protocol
 
     try:
         strategy = resolve_uecda(args.strategy, args.seed)
@@ -144,12 +153,12 @@ def play_uecda(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
         parser.error("--join-code is the name the client sends: give one of them")
     name = args.name or args.strategy.rsplit(":", 1)[-1][:9]
     label = f"{name} (seated by its join code)" if args.join_code else name
-    client = UecdaClient(host, int(port), args.join_code or name, strategy)
+    client = UecdaClient(host, int(port), args.join_code or name, strategy, Protocol(args.protocol))
     try:
         summary = run(client.run())
     except KeyboardInterrupt:
         raise SystemExit(130) from None
-    except (OSError, asyncio.IncompleteReadError) as e:
+    except (OSError, asyncio.IncompleteReadError, UecdaProtocolError) as e:
         raise SystemExit(f"{label}: {e}") from None
     print(summary.line(label))
 
