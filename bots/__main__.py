@@ -61,6 +61,14 @@ def main(argv: list[str] | None = None) -> None:
         "entrant's: its next table), until the server seats the client no more",
     )
     parser.add_argument(
+        "--protocol",
+        type=int,
+        choices=[20070, 20140],
+        default=20070,
+        help="uecda: the protocol the handshake names: 20070 (480-byte tables, the stock "
+        "client's; the default) or 20140 (tables as 33 characters)",
+    )
+    parser.add_argument(
         "--token",
         default=os.environ.get(TOKEN_VARIABLE) or None,
         help=f"a personal API token of that user (made on the site's /account page), sent as "
@@ -141,8 +149,9 @@ def main(argv: list[str] | None = None) -> None:
 def play_uecda(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """One UECda client until the server ends the match (``bots.uecda``); with
     ``--rejoin``, match after match until the server seats it no more."""
-    from bots.uecda import PORT, UecdaClient, play_tables
+    from bots.uecda import PORT, UecdaClient, UecdaProtocolError, play_tables
     from places.engine.rules import UECDA_NAME, UnknownRules, rules_named
+    from places.uecda.wire import Protocol
 
     try:
         strategy = resolve_uecda(args.strategy, args.seed)
@@ -165,6 +174,7 @@ def play_uecda(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
     name = args.name or args.strategy.rsplit(":", 1)[-1][:9]
     label = f"{name} (seated by its join code)" if args.join_code else name
     sent = args.join_code or name
+    protocol = Protocol(args.protocol)
     try:
         if args.rejoin:
             run(
@@ -175,13 +185,14 @@ def play_uecda(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
                     strategy,
                     lambda s: print(s.line(label), flush=True),
                     rules,
+                    protocol,
                 )
             )
             return
-        summary = run(UecdaClient(host, int(port), sent, strategy, rules).run())
+        summary = run(UecdaClient(host, int(port), sent, strategy, rules, protocol).run())
     except KeyboardInterrupt:
         raise SystemExit(130) from None
-    except (OSError, asyncio.IncompleteReadError) as e:
+    except (OSError, asyncio.IncompleteReadError, UecdaProtocolError) as e:
         raise SystemExit(f"{label}: {e}") from None
     print(summary.line(label))
 

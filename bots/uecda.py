@@ -1,13 +1,13 @@
 """A UECda client: any UECda strategy over tndhms's TCP protocol (UECDA.md §1–4).
 
 ``python -m bots --transport uecda --server HOST:PORT --strategy greedy`` connects
-to tndhms or ``manage.py uecda_match``, sends the 20070 handshake, and plays
-until the server's game state says the match is over (2). On each of its turns
-the strategy sees a :class:`~bots.strategies.UecdaView` built from the tables:
-the hand from its turn table, the play to beat from the last field table, the
-revolution, the 11-back and the lock from the turn table's flags. The server does not
-say its rules: a client told them (``--rules uecda+no-stairs``) leaves out the moves
-they forbid.
+to tndhms or ``manage.py uecda_match``, sends the handshake naming its protocol
+(20070, the stock client's, or 20140: ``--protocol``), and plays until the server's
+game state says the match is over (2). On each of its turns the strategy sees a
+:class:`~bots.strategies.UecdaView` built from the tables: the hand from its turn
+table, the play to beat from the last field table, the revolution, the 11-back and the
+lock from the turn table's flags. The server does not say its rules: a client told them
+(``--rules uecda+no-stairs``) leaves out the moves they forbid.
 """
 
 from __future__ import annotations
@@ -80,25 +80,40 @@ def position(
 
 class UecdaClient:
     def __init__(
-        self, host: str, port: int, name: str, strategy: UecdaStrategy, rules: Rules = UECDA
+        self,
+        host: str,
+        port: int,
+        name: str,
+        strategy: UecdaStrategy,
+        rules: Rules = UECDA,
+        protocol: w.Protocol = w.PROTOCOL_20070,
     ):
         self.host = host
         self.port = port
         self.name = name
         self.strategy = strategy
         self.rules = rules
+        self.protocol = protocol
         self.summary = Summary()
 
     async def _table(self, reader: asyncio.StreamReader) -> list[int]:
-        return w.decode(await reader.readexactly(w.TABLE_BYTES))
+        data = await reader.readexactly(w.table_bytes(self.protocol))
+        try:
+            return w.decode(data, self.protocol)
+        except w.TableError as e:
+            raise UecdaProtocolError(f"the server sent no table: {e}") from None
 
     async def _int(self, reader: asyncio.StreamReader) -> int:
-        return w.decode_int(await reader.readexactly(w.INT_BYTES))
+        return w.decode_int(await reader.readexactly(w.INT_BYTES), self.protocol)
+
+    def _send(self, writer: asyncio.StreamWriter, table: list[int]) -> None:
+        writer.write(w.encode(table, self.protocol))
 
     async def run(self) -> Summary:
         reader, writer = await asyncio.open_connection(self.host, self.port)
         try:
-            writer.write(w.encode(w.handshake(self.name)))
+            # the handshake is a 20070 table whatever protocol it names
+            writer.write(w.encode(w.handshake(self.name, self.protocol)))
             try:
                 self.summary.player = await self._int(reader)
             except asyncio.IncompleteReadError as e:
@@ -115,7 +130,8 @@ class UecdaClient:
         try:
             delivered = await self._table(reader)
         except asyncio.IncompleteReadError as e:
-            if len(e.partial) == w.INT_BYTES and w.decode_int(e.partial) == w.MATCH_OVER:
+            an_int = len(e.partial) == w.INT_BYTES
+            if an_int and w.decode_int(e.partial, self.protocol) == w.MATCH_OVER:
                 return False
             raise
         if delivered[_FLAGS] != 1:
@@ -125,7 +141,7 @@ class UecdaClient:
             cards = uecda_give(self.strategy, hand_of(delivered), give)
             table = [0] * w.CELLS
             w.put_cells(table, *w.hand_cells(cards))
-            writer.write(w.encode(table))
+            self._send(writer, table)
         stage: u.Move | None = None
         while True:
             turn = await self._table(reader)
@@ -149,7 +165,7 @@ class UecdaClient:
                     moves,
                 )
                 move = self.strategy(view)
-                writer.write(w.encode(w.table_of_move(move)))
+                self._send(writer, w.table_of_move(move))
                 self.summary.turns += 1
                 if await self._int(reader) == w.REJECTED and move is not None:
                     self.summary.rejected += 1
@@ -169,6 +185,7 @@ async def play_tables(
     strategy: UecdaStrategy,
     played: Callable[[Summary], None],
     rules: Rules = UECDA,
+    protocol: w.Protocol = w.PROTOCOL_20070,
 ) -> int:
     """Match after match with one name (a tournament entrant's join code: it seats the
     client at its next table), ``played`` told of each, until the server seats it no more
@@ -177,7 +194,7 @@ async def play_tables(
     matches = 0
     while True:
         try:
-            summary = await UecdaClient(host, port, name, strategy, rules).run()
+            summary = await UecdaClient(host, port, name, strategy, rules, protocol).run()
         except NotSeated:
             if matches:
                 return matches

@@ -1,12 +1,13 @@
 """One UECda match over TCP, as tndhms plays it (UECDA.md §1–6).
 
 :class:`Listener` accepts connections and reads each one's handshake at once
-(20070; none within 2 s: 20060, native byte order); it seats them in accept
-order, the player number being that order, and sends each its number.
+(its ``[0][0]`` names 20070 or 20140; none within 2 s: 20060, native byte order),
+which is that client's protocol for the match; it seats them in accept order, the
+player number being that order, and sends each its number.
 :func:`play_match` plays the games with the engine (:mod:`places.engine.uecda`,
 the arena's engine too) in tndhms's message order, each table whole in a write,
-reading full 480-byte tables however the bytes come. What a client is sent
-waits until it is asked for a table or the game ends, and then leaves in one write:
+reading full tables (480 bytes; 20140: 33) however the bytes come. What a client is
+sent waits until it is asked for a table or the game ends, and then leaves in one write:
 the bytes it reads are tndhms's, in tndhms's order, and a client wakes about once a
 round rather than at every table. While it waits for a table, a drop-in match polls
 its loop for a moment before it sleeps (:meth:`Connection._wait`). After the last
@@ -43,7 +44,6 @@ log = logging.getLogger(__name__)
 
 PORT = 42485
 PASS_MOVE = u.analyze(0, 0)
-ZERO_BYTES = bytes(w.TABLE_BYTES)
 
 
 #: Tables a client may send that nobody asked for yet; more is flooding: it is closed.
@@ -78,8 +78,9 @@ class Connection(asyncio.Protocol):
     and goes in one write (each table whole in it) when the server next asks it for a
     table, a game ends (:func:`play_match`) or 8 KiB are queued;
     a client that lets more than :data:`MAX_UNSENT_BYTES` pile up, or none of it drain for
-    :data:`WRITE_STALL_SECONDS`, is dropped. In: full 480-byte tables however the
-    bytes come; more than :data:`MAX_UNREAD_TABLES` unasked is flooding, and closes it.
+    :data:`WRITE_STALL_SECONDS`, is dropped. In: full tables however the bytes come
+    (the handshake's 480 bytes, then its protocol's: :meth:`speak`); more than
+    :data:`MAX_UNREAD_TABLES` unasked is flooding, and closes it.
     A table asked for but late is owed: the client still sends it, and it is
     discarded when it comes, so that the next table read is the next one asked for.
     A connection dropped or closed passes from then on, and is no longer written to."""
@@ -87,7 +88,8 @@ class Connection(asyncio.Protocol):
     def __init__(self, on_made: Callable[[Connection], None] | None = None):
         self.on_made = on_made
         self.transport: asyncio.Transport | None = None
-        self.native = False  # 20060: no handshake came
+        self.protocol = w.PROTOCOL_20070  # its handshake's (20060: none came)
+        self.size = w.TABLE_BYTES  # a table's bytes in: the handshake's until it is read
         self.name = ""
         self.alive = True
         self.over = False  # it was told the match is over: its close is expected
@@ -115,12 +117,13 @@ class Connection(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         buffer = self.buffer
         buffer += data
-        while self.owed and len(buffer) >= w.TABLE_BYTES:
-            del buffer[: w.TABLE_BYTES]  # the answer to a request that timed out
+        size = self.size
+        while self.owed and len(buffer) >= size:
+            del buffer[:size]  # the answer to a request that timed out
             self.owed -= 1
-        if len(buffer) > MAX_UNREAD_TABLES * w.TABLE_BYTES:
+        if len(buffer) > MAX_UNREAD_TABLES * size:
             self.drop("sent more tables than it was asked for")
-        elif len(buffer) >= w.TABLE_BYTES:
+        elif len(buffer) >= size:
             self._wake(True)
 
     def eof_received(self) -> None:
@@ -170,11 +173,16 @@ class Connection(asyncio.Protocol):
             self.out.clear()
             self.queued = 0
 
+    def speak(self, protocol: w.Protocol) -> None:
+        """Take ``protocol`` (its handshake's) for the rest of the connection."""
+        self.protocol = protocol
+        self.size = w.table_bytes(protocol)
+
     def send_table(self, table: Sequence[int]) -> None:
-        self.send(w.encode(table, self.native))
+        self.send(w.encode(table, self.protocol))
 
     def send_int(self, value: int) -> None:
-        self.send(w.encode_int(value, self.native))
+        self.send(w.encode_int(value, self.protocol))
 
     async def _wait(
         self, ready: Callable[[], bool], seconds: float | None, poll: float = 0.0
@@ -205,7 +213,7 @@ class Connection(asyncio.Protocol):
         return True
 
     def has_table(self) -> bool:
-        return len(self.buffer) >= w.TABLE_BYTES
+        return len(self.buffer) >= self.size
 
     async def wait_table(self, seconds: float | None = None, poll: float = 0.0) -> bool:
         """Until a whole table is in (or the connection is lost): False if ``seconds`` passed.
@@ -213,16 +221,16 @@ class Connection(asyncio.Protocol):
         return await self._wait(self.has_table, seconds, poll)
 
     def take_table(self) -> bytes:
-        """The first whole table in; all zeros (a pass, as in tndhms) when none is."""
+        """The first whole table in; an all-zero table (a pass, as in tndhms) when none is."""
         if not self.has_table():
-            return ZERO_BYTES
-        data = bytes(self.buffer[: w.TABLE_BYTES])
-        del self.buffer[: w.TABLE_BYTES]
+            return w.PASS_TABLES[self.protocol]
+        data = bytes(self.buffer[: self.size])
+        del self.buffer[: self.size]
         return data
 
     async def read_bytes(self, seconds: float | None = None, poll: float = 0.0) -> bytes | None:
-        """The next table's 480 bytes; None if it did not come within ``seconds`` (it is
-        then owed, and discarded when it comes). A lost connection reads as all zeros.
+        """The next table's bytes; None if it did not come within ``seconds`` (it is
+        then owed, and discarded when it comes). A lost connection reads as a pass.
         ``poll``: see :meth:`_wait`."""
         self.flush()
         if not await self.wait_table(seconds, poll):
@@ -233,7 +241,7 @@ class Connection(asyncio.Protocol):
     async def read_table(self, seconds: float | None = None) -> Sequence[int] | None:
         """:meth:`read_bytes` decoded."""
         data = await self.read_bytes(seconds)
-        return None if data is None else w.decode(data, self.native)
+        return None if data is None else w.decode(data, self.protocol)
 
     def lost(self) -> None:
         if self.alive and not self.over:
@@ -326,24 +334,26 @@ class MoveClock:
 async def read_handshake(
     conn: Connection, window: float = w.HANDSHAKE_SECONDS, name_chars: int = w.NAME_CHARS
 ) -> bool:
-    """Read a client's first table (20070) or, when nothing comes in ``window`` s, take it
-    as a 20060 client (native byte order). False: the connection closed first, sent
-    only part of a table within the window, or named another protocol (tndhms would
-    never write to it): it takes no seat. ``name_chars``: how much of the name to keep
+    """Read a client's first table (480 bytes, as 20070) and take the protocol its
+    ``[0][0]`` names, 20070 or 20140; or, when nothing comes in ``window`` s, take it as a
+    20060 client (native byte order). False: the connection closed first, sent only
+    part of a table within the window, or named another protocol (tndhms would never
+    write to it): it takes no seat. ``name_chars``: how much of the name to keep
     (tndhms's 9, or a join code's 14)."""
     if not await conn.wait_table(window):
         if conn.buffer:
             log.warning("a client sent %d bytes of its handshake in %g s: closed",
                         len(conn.buffer), window)  # fmt: skip
             return False
-        conn.native = True
+        conn.speak(w.PROTOCOL_20060)
         return True
     if not conn.has_table():
         return False
     table = w.decode(conn.take_table())
-    if table[0] != w.PROTOCOL_20070:
-        log.warning("a client sent protocol %d, not %d: closed", table[0], w.PROTOCOL_20070)
+    if table[0] not in w.HANDSHAKE_PROTOCOLS:
+        log.warning("a client sent protocol %d, not 20070 or 20140: closed", table[0])
         return False
+    conn.speak(w.Protocol(table[0]))
     conn.name = w.handshake_name(table, name_chars)
     return True
 
@@ -436,7 +446,7 @@ async def play_match(
     mibun = list(range(u.PLAYERS))  # the player at each rank, as tndhms keeps it
     conns = [s for s in seats if isinstance(s, Connection)]
     tcp = [p for p, s in enumerate(seats) if isinstance(s, Connection)]
-    natives = [isinstance(s, Connection) and s.native for s in seats]
+    protocols = [s.protocol if isinstance(s, Connection) else w.PROTOCOL_20070 for s in seats]
 
     def field_to_all(
         before: u.UecdaGame,
@@ -450,25 +460,24 @@ async def play_match(
         """A submission's field table to all, ``then`` (the game state, None: none yet) after
         it, and the mover's accept code before it: a send to each (what each is sent
         goes whole in one write anyway)."""
-        encoded: dict[bool, bytes] = {}
+        encoded: dict[w.Protocol, bytes] = {}
         for c_p in tcp:
             c = seats[c_p]
-            data = encoded.get(c.native)
+            data = encoded.get(c.protocol)
             if data is None:
-                data = w.field_table_bytes(before, g, done, rank_of, seats_of, c.native)
+                data = w.field_table_bytes(before, g, done, rank_of, seats_of, c.protocol)
                 if then is not None:
-                    data += w.encode_int(then, c.native)
-                encoded[c.native] = data
-            c.send(w.encode_int(code, c.native) + data if c_p == done.player else data)
+                    data += w.encode_int(then, c.protocol)
+                encoded[c.protocol] = data
+            c.send(w.encode_int(code, c.protocol) + data if c_p == done.player else data)
 
     def flush_all() -> None:
         for c in conns:
             c.flush()
 
     def int_to_all(value: int) -> None:
-        encoded = {False: w.encode_int(value), True: w.encode_int(value, True)}
         for c in conns:
-            c.send(encoded[c.native])
+            c.send(w.encode_int(value, c.protocol))
 
     for game_no in range(1, games + 1):
         if duplicate:
@@ -508,8 +517,8 @@ async def play_match(
                 else:
                     data = await clock.read(s, rich)  # late: the strongest, as tndhms
                     if data is not None:
-                        choices[i] = w.cards_of_bytes(data, s.native)
-                        erased[i] = u.erased_by(*w.cells_of_bytes(data, s.native))
+                        choices[i] = w.cards_of_bytes(data, s.protocol)
+                        erased[i] = u.erased_by(*w.cells_of_bytes(data, s.protocol))
         g, exchanges = u.start_game(deal, rules, *choices, (erased[0], erased[1]))
         if watch is not None:
             watch.started(g, exchanges)
@@ -521,7 +530,7 @@ async def play_match(
         drawn = False
         shown_ranks = None if first else w.rank_cells(mibun)
         while True:
-            tables = w.turn_table_bytes(g, shown_ranks, deal.seats, natives)
+            tables = w.turn_table_bytes(g, shown_ranks, deal.seats, protocols)
             for c_p in tcp:
                 seats[c_p].send(tables[c_p])
             p = g.turn
@@ -531,7 +540,7 @@ async def play_match(
                 move = s.answer(g, p)
             else:
                 data = await clock.read(s, p)  # its read flushes what it is owed
-                move = PASS_MOVE if data is None else w.move_of_bytes(data, s.native)
+                move = PASS_MOVE if data is None else w.move_of_bytes(data, s.protocol)
                 if data is None:
                     late.append(len(plays) + 1)
             think_ms.append((time.perf_counter() - asked) * 1000)

@@ -2,16 +2,17 @@
 
 ``python -m daihinmin.serve`` opens it (``UECDA_PORT``, 42485) on daphne's loop, so a
 match runs in the process whose sockets its spectators read. A client sends the
-20070 handshake with its seat's join code as its name (the stock client's ``-n``,
-14 characters); the code names the place and the seat (:mod:`places.reads.join_codes`),
-and the client is sent that seat's number as its player number. A ``uecda`` tournament
-entrant's one code names its seat at its first table not over, in table order: its
-client connects again after each match for the next table. A 20060 client (no
-handshake: no name), a code that opens no waiting seat, or the code of a seat already
-connected gets no seat and is told nothing: the connection is closed. So is an
-entrant's code while its tournament has not started, while its table is played, or
-once it has no table left (logged with that reason; not a name that opens no seat,
-below). A client that leaves, or sends a table, before its match starts frees its seat.
+handshake (20070, or 20140: its protocol for the match) with its seat's join code as
+its name (the stock client's ``-n``, 14 characters); the code names the place and the
+seat (:mod:`places.reads.join_codes`), and the client is sent that seat's number as
+its player number. A ``uecda`` tournament entrant's one code names its seat at its
+first table not over, in table order: its client connects again after each match for
+the next table. A 20060 client (no handshake: no name), a code that opens no waiting
+seat, or the code of a seat already connected gets no seat and is told nothing: the
+connection is closed. So is an entrant's code while its tournament has not started,
+while its table is played, or once it has no table left (logged with that reason; not
+a name that opens no seat, below). A client that leaves, or sends a table, before its
+match starts frees its seat.
 
 What one client address may take (an IPv6 address's /64 counts as one, :func:`address_of`):
 
@@ -290,7 +291,7 @@ class SharedListener:
         if not await read_handshake(conn, self.window, w.HANDSHAKE_CHARS):
             await conn.close()
             return
-        code = "" if conn.native else conn.name
+        code = "" if conn.protocol == w.PROTOCOL_20060 else conn.name
         conn.name = ""  # never a code in a log line or a record
         seat = await db_thread.run(seat_of_code, code) if code else None
         self._settled(address, conn)  # seated or closed from here on, without waiting

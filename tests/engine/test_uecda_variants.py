@@ -241,9 +241,7 @@ def test_without_the_exchange_the_ranks_still_choose_the_dealer():
 def test_a_chosen_joker_written_in_a_held_card_s_cell_erases_that_card():
     """tndhms moves a chosen joker by clearing the cell it was written in
     (``trans_work_card``): written over the ♠K its giver holds, the ♠K leaves the game."""
-    dealt = tuple(
-        u.parse_hand(h) for h in ("S3SKJ3H9", "H3H4HA", "D3D4D5D6", "C3C4C2", "H5H6H7S2")
-    )
+    dealt = tuple(u.parse_hand(h) for h in ("S3SKJ3H9", "H3H4HA", "D3D4D5D6", "C3C4C2", "H5H6H7S2"))
     ranks = (1, 2, 3, 4, 5)
     ones, twos = u.parse_cells("S3KK")  # the ♠3, and the joker in the ♠K's cell
     assert u.erased_by(ones, twos) == 1 << u.card_of(0, 11)

@@ -15,27 +15,31 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from bots.strategies import resolve_uecda
-from bots.uecda import UecdaClient
+from bots.uecda import UecdaClient, UecdaProtocolError
+from places.engine import uecda as u
 from places.models import Game
 from places.uecda import match as m
 from places.uecda import wire as w
-from tests.uecda.test_match import check_stored, serve
-from tests.uecda.test_time_limit import moves_of, played, stored_actions
+from tests.uecda.test_match import check_stored, moves_of, serve
+from tests.uecda.test_time_limit import played, stored_actions
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-async def seated(port: int, name: str = "me") -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+async def seated(
+    port: int, name: str = "me", protocol: w.Protocol = w.PROTOCOL_20070
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     r, wr = await asyncio.open_connection("127.0.0.1", port)
-    wr.write(w.encode(w.handshake(name)))
+    wr.write(w.encode(w.handshake(name, protocol)))
     assert w.decode_int(await r.readexactly(4)) == 0
     return r, wr
 
 
-async def play_by_reading(r, wr, answer) -> None:
+async def play_by_reading(r, wr, answer, protocol: w.Protocol = w.PROTOCOL_20070) -> None:
     """Read the match to its end, sending ``answer(table)`` (bytes) on each request."""
+    size = w.table_bytes(protocol)
     while True:
-        table = w.decode(await r.readexactly(w.TABLE_BYTES))
+        table = w.decode(await r.readexactly(size), protocol)
         if table[75] == 1:
             if 0 < table[76] < 100:
                 wr.write(answer(table))
@@ -43,7 +47,7 @@ async def play_by_reading(r, wr, answer) -> None:
         if table[77] == 1:
             wr.write(answer(table))
             assert w.decode_int(await r.readexactly(4)) in (w.ACCEPTED, w.REJECTED)
-        await r.readexactly(w.TABLE_BYTES)
+        await r.readexactly(size)
         if w.decode_int(await r.readexactly(4)) == w.MATCH_OVER:
             return
 
@@ -72,7 +76,81 @@ async def test_garbage_tables_anywhere_are_passes(close_thread_connections):
     assert actions and {a["verdict"] for a in actions} <= {"pass", "rejected", "play"}
 
 
-@pytest.mark.parametrize("version", [0, -1, 20060, 20140, 20071, 2**31 - 1])
+async def test_20140_garbage_strings_in_pieces_are_passes(close_thread_connections):
+    """A 20140 client sends what is no 20140 table (any bytes, a joker's cell past rows
+    0–4, a character no hex digit) or a play of random cells, each in three pieces: each
+    is read whole, in order, and judged, a malformed one as a pass; nothing crashes."""
+    from tests.uecda.test_wire import MALFORMED
+
+    rng = random.Random(20140)
+    turns: list[bytes] = []  # what it sent on its turns (not its exchanges)
+
+    def garbage(table: list[int]) -> bytes:
+        kind = rng.randrange(4)
+        if kind == 0:
+            data = rng.randbytes(w.STRING_CHARS)
+        elif kind == 1:
+            data = rng.choice([m for m in MALFORMED if len(m) == w.STRING_CHARS])
+        else:  # hex digits: random suits, a joker's cell or none, rows 5–6 as they come
+            data = bytes(rng.choice(b"0123456789abcdefABCDEF") for _ in range(w.STRING_CHARS))
+            data = data[:13] + rng.choice((b"FF", b"%02X" % rng.randrange(75))) + data[15:]
+        if table[75] != 1:
+            turns.append(data)
+        return data
+
+    task, port = await serve(6, seed="garbage-20140", house=["greedy"] * 4)
+    r, wr = await seated(port, "garbage", w.PROTOCOL_20140)
+    pieces: asyncio.Queue[bytes] = asyncio.Queue()
+
+    class InPieces:
+        def write(self, data: bytes) -> None:
+            cut = sorted(rng.sample(range(1, len(data)), 2))
+            for part in (data[: cut[0]], data[cut[0] : cut[1]], data[cut[1] :]):
+                pieces.put_nowait(part)
+
+    async def pump() -> None:
+        while True:
+            wr.write(await pieces.get())
+            await wr.drain()
+            await asyncio.sleep(0.001)
+
+    pumping = asyncio.create_task(pump())
+    try:
+        await asyncio.wait_for(play_by_reading(r, InPieces(), garbage, w.PROTOCOL_20140), 60)
+    finally:
+        pumping.cancel()
+    wr.close()
+    place_id, _ = await asyncio.wait_for(task, 60)
+    await sync_to_async(check_stored)(place_id, 6)
+    actions = await sync_to_async(stored_actions)(place_id, 0)
+    read = [w.move_of_bytes(data, w.PROTOCOL_20140) for data in turns]
+    assert [a["table"] for a in actions] == [move.text() for move in read]
+    malformed = [a for a, move in zip(actions, read, strict=True) if move.kind == u.PASS]
+    assert malformed and all(a["verdict"] == "pass" for a in malformed)
+    assert len(malformed) < len(actions)  # the hex ones with cells were judged as plays
+
+
+async def test_the_client_stops_at_a_20140_message_that_is_no_table():
+    """The project's client, told a hand in what is no 20140 table, stops with an error
+    (``python -m bots`` prints it and exits non-zero), having sent its handshake."""
+    from tests.uecda.test_wire import MALFORMED
+
+    heard: list[int] = []
+
+    async def server(reader, writer) -> None:
+        heard.append(w.decode(await reader.readexactly(w.TABLE_BYTES))[0])
+        writer.write(w.encode_int(0) + MALFORMED[-1])
+
+    tcp = await asyncio.start_server(server, "127.0.0.1", 0)
+    port = tcp.sockets[0].getsockname()[1]
+    client = UecdaClient("127.0.0.1", port, "x", resolve_uecda("greedy"), protocol=w.PROTOCOL_20140)
+    async with tcp:
+        with pytest.raises(UecdaProtocolError, match="joker's cell 254"):
+            await asyncio.wait_for(client.run(), 10)
+    assert heard == [20140] and client.summary.player == 0
+
+
+@pytest.mark.parametrize("version", [0, -1, 20060, 20071, 20141, 2**31 - 1])
 async def test_a_wrong_version_is_closed_and_takes_no_seat(version, close_thread_connections):
     task, port = await serve(1, seed="version", house=["greedy"] * 4)
     r, wr = await asyncio.open_connection("127.0.0.1", port)

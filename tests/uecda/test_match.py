@@ -18,7 +18,7 @@ from django.core.management import call_command
 from django.db import connections
 
 from bots.strategies import resolve_uecda
-from bots.uecda import UecdaClient
+from bots.uecda import Summary, UecdaClient
 from places.engine.uecda_record import replay_records
 from places.formats.record_schema import schema_errors
 from places.models import Game, Place, Rank
@@ -92,6 +92,58 @@ def check_think_times(place_id: int, names: list[str]) -> None:
         assert found.turns == sum(a["player"] == names.index(name) for a in actions)
 
 
+async def play_in_order(
+    protocols: list[w.Protocol], seed: str, games: int
+) -> tuple[int, list[Summary]]:
+    """A match of five project clients, client ``i`` seated as player ``i`` (each connects
+    once the one before has its number) and speaking ``protocols[i]``."""
+    task, port = await serve(games, seed=seed)
+    strategies = ["greedy", "shedder", "random", "greedy", "shedder"]
+    clients = [
+        UecdaClient("127.0.0.1", port, f"p{i}", resolve_uecda(name, i), protocol=protocol)
+        for i, (name, protocol) in enumerate(zip(strategies, protocols, strict=True))
+    ]
+    runs = []
+    for c in clients:
+        runs.append(asyncio.ensure_future(c.run()))
+        for _ in range(1000):
+            if c.summary.player >= 0 or runs[-1].done():
+                break
+            await asyncio.sleep(0.01)
+    summaries = await asyncio.wait_for(asyncio.gather(*runs), 120)
+    place_id, _ = await asyncio.wait_for(task, 60)
+    return place_id, summaries
+
+
+def moves_of(actions: list[dict]) -> list[dict]:
+    """The actions without their think times (``ms``): what two runs of a match must share."""
+    return [{k: v for k, v in a.items() if k != "ms"} for a in actions]
+
+
+def games_played(place_id: int) -> list[tuple]:
+    """Each game's exchange, hands and moves: what two runs of one match must share."""
+    return [
+        (r["choices"], r["exchange"], r["hands"], moves_of(r["actions"]))
+        for r in place_records(place_id, chunk=64)
+    ]
+
+
+async def test_20140_clients_among_20070_ones_play_the_match_20070_clients_play(
+    close_thread_connections,
+):
+    """Players 0 and 2 speak 20140: they read every table and send every play and every
+    exchange as five 20070 clients do, the same seed giving the same games."""
+    mixed = [w.PROTOCOL_20140, w.PROTOCOL_20070, w.PROTOCOL_20140, *[w.PROTOCOL_20070] * 2]
+    mixed_id, summaries = await play_in_order(mixed, "protocols", 7)
+    assert [s.player for s in summaries] == [0, 1, 2, 3, 4]
+    assert all(s.games == 7 and s.rejected == 0 for s in summaries)
+    await sync_to_async(check_stored)(mixed_id, 7, [f"p{i}" for i in range(5)])
+    plain_id, _ = await play_in_order([w.PROTOCOL_20070] * 5, "protocols", 7)
+    games = await sync_to_async(games_played)(mixed_id)
+    assert games == await sync_to_async(games_played)(plain_id)
+    assert sum(bool(exchange) for _, exchange, _, _ in games) == 6  # games 2–7
+
+
 async def test_two_clients_and_three_house_bots(close_thread_connections, caplog):
     task, port = await serve(15, seed="mixed", house=["greedy", "shedder", "random"])
     clients = [UecdaClient("127.0.0.1", port, f"c{i}", resolve_uecda("greedy")) for i in (0, 1)]
@@ -135,7 +187,7 @@ async def test_no_handshake_in_2_s_is_20060_native_byte_order(close_thread_conne
     number = await asyncio.wait_for(r.readexactly(4), 10)
     assert asyncio.get_running_loop().time() - start >= 1.9
     assert number == struct.pack("=i", 0)
-    delivery = w.decode(await r.readexactly(w.TABLE_BYTES), native=True)
+    delivery = w.decode(await r.readexactly(w.TABLE_BYTES), w.PROTOCOL_20060)
     assert delivery[75] == 1 and delivery[78] == w.DELIVERY_MARK
     assert sum(1 for v in delivery[:75] if v) == delivery[90]  # its cards, as many as counted
     wr.close()  # a client that leaves passes from then on
@@ -148,7 +200,7 @@ async def test_a_wrong_version_takes_no_seat_and_garbage_tables_are_passes(
 ):
     task, port = await serve(3, seed="bad", house=["greedy"] * 4)
     r, wr = await asyncio.open_connection("127.0.0.1", port)
-    wr.write(w.encode(w.handshake("wrong", version=20140)))
+    wr.write(w.encode(w.handshake("wrong", version=20141)))
     assert await asyncio.wait_for(r.read(4), 10) == b""  # closed, no number sent
     r, wr = await asyncio.open_connection("127.0.0.1", port)
     wr.write(w.encode(w.handshake("garbage")))
@@ -306,11 +358,12 @@ async def test_games_are_stored_as_they_end_and_a_server_stopped_mid_match_keeps
     await sync_to_async(check)()
 
 
-async def test_python_m_bots_transport_uecda_plays_a_match(close_thread_connections):
+@pytest.mark.parametrize("protocol", [[], ["--protocol", "20140"]])
+async def test_python_m_bots_transport_uecda_plays_a_match(protocol, close_thread_connections):
     task, port = await serve(3, seed="cli", house=["greedy"] * 4)
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bots", "--transport", "uecda",
-        "--server", f"127.0.0.1:{port}", "--strategy", "shedder",
+        "--server", f"127.0.0.1:{port}", "--strategy", "shedder", *protocol,
         stdout=asyncio.subprocess.PIPE, cwd=Path(__file__).resolve().parents[2],
     )  # fmt: skip
     out, _ = await asyncio.wait_for(proc.communicate(), 120)

@@ -11,7 +11,7 @@ import pytest
 from places.engine import uecda as u
 from places.uecda import match as m
 from places.uecda import wire as w
-from tests.uecda.test_time_limit import moves_of
+from tests.uecda.test_match import moves_of
 
 
 async def connected() -> tuple[m.Connection, asyncio.StreamReader, asyncio.StreamWriter]:
@@ -57,7 +57,10 @@ async def test_a_client_gone_while_the_server_polls_reads_as_a_pass():
         writer.close()
 
     left = asyncio.create_task(leave())
-    assert await asyncio.wait_for(conn.read_bytes(None, poll=30.0), 10) == m.ZERO_BYTES
+    assert (
+        await asyncio.wait_for(conn.read_bytes(None, poll=30.0), 10)
+        == w.PASS_TABLES[w.PROTOCOL_20070]
+    )
     await left
     assert not conn.alive
 
@@ -79,7 +82,7 @@ class Recorded(m.Connection):
     async def read_bytes(self, seconds: float | None = None, poll: float = 0.0) -> bytes:
         self.flush()
         self.unsent_at_reads.append([bool(s.out) for s in self.seats])
-        return m.ZERO_BYTES
+        return w.PASS_TABLES[w.PROTOCOL_20070]
 
 
 async def test_the_one_asked_gets_what_it_is_owed_at_once_the_others_at_their_turn(

@@ -160,6 +160,20 @@ async def test_two_clients_and_three_house_bots_start_once_both_are_connected(li
     assert stored.seed  # drawn when the match started, as uecda_match draws one
 
 
+async def test_a_20140_client_plays_its_seat_beside_a_20070_one(listener):
+    """The handshake's version is each client's protocol for the match."""
+    place, codes = await sync_to_async(place_of_two)(4)
+    ann = UecdaClient(
+        "127.0.0.1", listener.port, codes[1], resolve_uecda("greedy", 1), protocol=w.PROTOCOL_20140
+    )
+    bob = client(listener.port, codes[3], "shedder")
+    summaries = await asyncio.wait_for(asyncio.gather(ann.run(), bob.run()), 120)
+    await matches_done(listener)
+    assert [s.player for s in summaries] == [1, 3]
+    assert all(s.games == 4 and s.rejected == 0 for s in summaries)
+    await sync_to_async(check_stored)(place.id, 4)
+
+
 async def test_a_wrong_code_or_none_takes_no_seat_and_is_told_nothing(listener, caplog):
     done = await sync_to_async(practice)("pia", 1)
     code = done.join_code

@@ -68,11 +68,6 @@ def stored_actions(place_id: int, player: int) -> list[dict]:
     return [a for g in games for a in g.record["actions"] if a["player"] == player]
 
 
-def moves_of(actions: list[dict]) -> list[dict]:
-    """The actions without their think times (``ms``): what two runs of a match must share."""
-    return [{k: v for k, v in a.items() if k != "ms"} for a in actions]
-
-
 def played(actions: list[dict]) -> list[str]:
     return [a["table"] for a in actions if a["verdict"] == "play"]
 

@@ -13,6 +13,10 @@ from places.engine.uecda_legal import legal_moves
 from places.uecda import wire as w
 
 SEATS = (0, 1, 2, 3, 4)
+#: Rows 0–4 as each protocol sends them: 75 ints, or 20140's first 15 characters.
+ROWS_BYTES = {w.PROTOCOL_20060: 300, w.PROTOCOL_20070: 300, w.PROTOCOL_20140: 15}
+#: Players of each protocol at one table.
+MIXED = [w.PROTOCOL_20070, w.PROTOCOL_20060, w.PROTOCOL_20140, w.PROTOCOL_20060, w.PROTOCOL_20070]
 
 
 def at(table: list[int], row: int, col: int) -> int:
@@ -35,10 +39,10 @@ def test_a_table_is_480_big_endian_bytes_and_a_negative_goes_out_as_0():
 
 def test_20060_is_the_native_byte_order_and_keeps_negatives():
     table = list(range(-60, 60))
-    data = w.encode(table, native=True)
+    data = w.encode(table, w.PROTOCOL_20060)
     assert data[:4] == struct.pack("=i", -60)
-    assert w.decode(data, native=True) == table
-    assert w.encode_int(1, native=True) == (1).to_bytes(4, sys.byteorder)
+    assert w.decode(data, w.PROTOCOL_20060) == table
+    assert w.encode_int(1, w.PROTOCOL_20060) == (1).to_bytes(4, sys.byteorder)
     assert w.encode_int(2) == b"\x00\x00\x00\x02"
     assert w.decode_int(b"\xff\xff\xff\xff") == -1
 
@@ -184,7 +188,7 @@ def test_the_bytes_read_as_their_decoded_table_reads_in_both_orders():
         native = struct.pack(f"={w.CELLS}i", *table)
         expected = w.cells_of_table(table)
         assert w.cells_of_bytes(big) == w.cells_of_table(w.decode(big)) == expected
-        assert w.cells_of_bytes(native, True) == expected
+        assert w.cells_of_bytes(native, w.PROTOCOL_20060) == expected
 
 
 def test_rows_made_as_one_integer_are_the_rows_encoded_in_both_orders():
@@ -196,11 +200,11 @@ def test_rows_made_as_one_integer_are_the_rows_encoded_in_both_orders():
         hand = rng.getrandbits(54) & u.DECK_MASK | rng.choice((0, u.JOKER_BIT))
         ones, twos = rng.getrandbits(75), rng.getrandbits(75)
         twos &= ~ones
-        for native in (False, True):
-            rows = w.encode([*w.hand_rows(hand), *[0] * 45], native)[:300]
-            assert w.hand_bytes(hand, native) == rows
-            rows = w.encode([*w.cell_rows(ones, twos), *[0] * 45], native)[:300]
-            assert w.cells_bytes(ones, twos, native) == rows
+        for protocol in w.PROTOCOLS:
+            rows = w.encode([*w.hand_rows(hand), *[0] * 45], protocol)[: ROWS_BYTES[protocol]]
+            assert w.hand_bytes(hand, protocol) == rows
+            rows = w.encode([*w.cell_rows(ones, twos), *[0] * 45], protocol)
+            assert w.cells_bytes(ones, twos, protocol) == rows[: ROWS_BYTES[protocol]]
 
 
 def test_rank_cells_follow_mibun_as_players_go_out():
@@ -221,12 +225,14 @@ def test_the_turn_tables_bytes_are_the_turn_tables_encoded():
     g = game("S3S4J3", "D3D8S9", "H5H6H7", "C9", "CT", seats=(2, 0, 4, 1, 3))
     g, _ = u.submit(g, 1, u.move_of_text("D3"))
     ranks = [1, 0, 4, 3, 2]
-    native = [False, True, False, True, False]
     tables = w.turn_tables(g, ranks, (2, 0, 4, 1, 3))
-    assert w.turn_table_bytes(g, ranks, (2, 0, 4, 1, 3), native) == [
-        w.encode(t, n) for t, n in zip(tables, native, strict=True)
-    ]
-    assert w.turn_table_bytes(g, None, SEATS, [False] * 5) == [
+    assert g.turn == 3
+    mover_20140 = [*MIXED[:3], w.PROTOCOL_20140, MIXED[4]]
+    for protocols in (MIXED, mover_20140, [w.PROTOCOL_20140] * 5):
+        assert w.turn_table_bytes(g, ranks, (2, 0, 4, 1, 3), protocols) == [
+            w.encode(t, p) for t, p in zip(tables, protocols, strict=True)
+        ]
+    assert w.turn_table_bytes(g, None, SEATS, [w.PROTOCOL_20070] * 5) == [
         w.encode(t) for t in w.turn_tables(g, None, SEATS)
     ]
 
@@ -244,9 +250,160 @@ def test_the_field_tables_bytes_are_the_field_tables_encoded():
         g, done = u.submit(g, g.turn, move)
         shown.add(done.accepted)
         for rank_of in (None, ranks):
-            for native in (False, True):
+            for protocol in w.PROTOCOLS:
                 table = w.field_table(before, g, done, rank_of, (2, 0, 4, 1, 3))
                 assert w.field_table_bytes(
-                    before, g, done, rank_of, (2, 0, 4, 1, 3), native
-                ) == w.encode(table, native)
+                    before, g, done, rank_of, (2, 0, 4, 1, 3), protocol
+                ) == w.encode(table, protocol)
     assert shown == {True, False}  # plays on the field and passes both sent
+
+
+# -- protocol 20140: a table as 33 hexadecimal characters ------------------------------------
+
+V20140 = w.PROTOCOL_20140
+
+
+def test_20140_a_delivery_table_with_the_joker_in_33_characters():
+    hand = u.parse_hand("S3H3D3C3HAC2J3")
+    table = w.delivery_table(hand, 2, [11, 11, 11, 10, 10], [0, 1, 4, 3, 2], SEATS)
+    data = w.encode(table, V20140)
+    assert data == (
+        b"F0000000000"
+        b"28"  # columns 1-13: the 3 of all four suits, HA (2), C2 (8)
+        b"3D"  # the joker at [4][1]: cell 61
+        b"C"  # 8 ([5][0] 1) + 2 (to give) + 2
+        b"6"  # [5][3] 6, not to move
+        b"0"  # no flag
+        b"BBBAA"
+        b"01432"
+        b"01234"  # row 6: the counts, the ranks, the seats
+    )
+    assert len(data) == w.STRING_CHARS == w.table_bytes(V20140)
+    assert w.decode(data, V20140) == table
+    assert w.cards_of_bytes(data, V20140) == hand
+
+
+def test_20140_sends_what_20070_sends_as_0_the_poor_s_cards_to_give():
+    for to_give, char in ((1, b"B"), (0, b"A"), (-1, b"9"), (-2, b"8")):
+        table = w.delivery_table(u.parse_hand("S3"), to_give, [11] * 5, None, SEATS)
+        data = w.encode(table, V20140)
+        assert data[15:16] == char
+        assert w.decode(data, V20140)[76] == to_give  # 20070 sends -1 and -2 as 0
+
+
+def test_20140_a_turn_table_on_an_empty_field_with_every_flag():
+    table = [0] * w.CELLS
+    table[3 * 15 + 1] = 1  # C3
+    table[0 * 15 + 13] = 1  # S2
+    table[75:83] = [0, 0, 1, 4, 1, 0, 1, 1]  # to move, player 4, empty field, revolution, lock
+    table[90:105] = [1, 0, 3, 11, 2, 4, 3, 2, 1, 0, 4, 3, 2, 1, 0]
+    data = w.encode(table, V20140)
+    assert (
+        data
+        == (
+            b"8" + b"0" * 11 + b"1"  # column 1 (the 3s): C is 8; column 13 (the 2s): S is 1
+            b"FF"  # no joker
+            b"2"  # not the delivery, nothing to give
+            b"C"  # 8 (to move) + player 4
+            b"D"  # 1 (empty field) + 4 (revolution) + 8 (lock)
+            b"103B2"
+            b"43210"
+            b"43210"  # row 6
+        )
+    )
+    assert w.decode(data, V20140) == table
+    nothing = w.encode([0] * w.CELLS, V20140)
+    assert nothing == w.PASS_TABLES[V20140] == b"0000000000000FF200000000000000000"
+    assert w.move_of_bytes(nothing, V20140).kind == u.PASS
+
+
+def test_20140_a_field_table_of_a_stair_with_the_joker_inside():
+    before = game("D3D4J3", "S4", "H5H6H7", "C9", "CT")  # player 0 holds D3: it leads
+    g, done = u.submit(before, 0, u.move_of_text("D3D4M5"))
+    assert done.accepted
+    field = w.field_table(before, g, done, None, SEATS)
+    data = w.field_table_bytes(before, g, done, None, SEATS, V20140)
+    assert data == w.encode(field, V20140)
+    assert data[:15] == b"440000000000021"  # D3 D4 (♦ is 4), the joker at [2][3]: cell 33
+    assert data[15:18] == b"200"  # not the delivery, player 0 not to move, no flag
+    assert w.move_of_bytes(data, V20140) == u.move_of_text("D3D4M5")
+
+
+def test_20140_the_joker_on_a_cell_the_suits_fill_takes_it():
+    """tndhms writes the 2 over the 1 (``conv_table_to_20140.c:67-69``): a joker for S3."""
+    data = b"100000000000001" + b"2" + b"0" * 17
+    assert w.decode(data, V20140)[1] == 2
+    assert w.move_of_bytes(data, V20140) == u.move_of_text("K3")
+
+
+def random_20140_table(rng) -> list[int]:
+    """A table 20140 sends whole: 1s in rows 0-3, columns 1-13, at most one 2 in rows
+    0-4, row 5's sent cells and row 6 in their ranges, the rest 0."""
+    table = [0] * w.CELLS
+    for c in range(1, 14):
+        for r in range(4):
+            table[r * 15 + c] = int(rng.random() < 0.3)
+    if rng.random() < 0.5:
+        table[rng.randrange(75)] = 2
+    table[75], table[76] = rng.randrange(2), rng.randrange(-2, 6)
+    table[77], table[78] = rng.randrange(2), rng.randrange(8)
+    table[79:83] = [rng.randrange(2) for _ in range(4)]
+    table[90:105] = [rng.randrange(16) for _ in range(15)]
+    return table
+
+
+def test_20140_round_trips_and_reads_a_submission_as_its_table_reads():
+    import random
+
+    rng = random.Random(20140)
+    for _ in range(2000):
+        table = random_20140_table(rng)
+        data = w.encode(table, V20140)
+        assert len(data) == 33 and data.isascii() and data == data.upper()
+        assert w.decode(data, V20140) == table
+        assert w.decode(data.lower(), V20140) == table  # strtol reads either case
+        assert w.cells_of_bytes(data, V20140) == w.cells_of_table(table)
+
+
+#: 20140 messages that are no table: cut short, too long, a byte that is no hex digit
+#: (what ``strtol`` reads as 0 or as a sign), the joker's cell past rows 0–4.
+MALFORMED = [
+    b"",
+    b"0000000000000FF20000000000000000",  # 32
+    b"0000000000000FF2000000000000000000",  # 34
+    bytes(33),
+    b"G000000000000FF200000000000000000",
+    b"100000000000 FF200000000000000000",
+    b"1000000000000-1200000000000000000",
+    b"10000000000000x200000000000000000",
+    b"1000000000000\xff\xff200000000000000000",
+    b"10000000000004B200000000000000000",  # cell 75: row 5
+    b"100000000000077200000000000000000",  # cell 119
+    b"1000000000000FE200000000000000000",  # cell 254: past tndhms's table
+]
+
+
+@pytest.mark.parametrize("data", MALFORMED)
+def test_20140_a_malformed_message_is_refused_and_reads_as_a_pass(data):
+    with pytest.raises(w.TableError):
+        w.decode(data, V20140)
+    assert w.cells_of_bytes(data, V20140) == (0, 0)
+    assert w.move_of_bytes(data, V20140).kind == u.PASS
+    assert w.cards_of_bytes(data, V20140) == 0
+
+
+def test_20140_a_submission_s_rows_5_and_6_are_ignored_whatever_they_hold():
+    data = b"1000000000000FF" + b"zz\x00" + b"-" * 15
+    with pytest.raises(w.TableError):
+        w.decode(data, V20140)
+    assert w.move_of_bytes(data, V20140) == u.move_of_text("S3")
+
+
+def test_20140_refuses_to_send_a_value_it_has_no_one_character_for():
+    table = [0] * w.CELLS
+    table[90] = 16
+    with pytest.raises(w.TableError):
+        w.encode(table, V20140)
+    table[90], table[77], table[78] = 0, 1, 8  # 8 + 8: past F
+    with pytest.raises(w.TableError):
+        w.encode(table, V20140)
