@@ -109,6 +109,8 @@ def uecda_replay_strings() -> dict[str, str]:
     return {
         "lock": _("Locked to %(suits)s"),
         "locks": _("The lock: the same suits twice"),
+        "back": _("11-back: lower beats higher this trick"),
+        "backwards": _("Play goes the other way (6-reverse)"),
         "rejected": _("%(name)s submitted %(cells)s: rejected, a pass"),
         "rejected_short": _("Rejected"),
         "spade3": _("♠3 on the joker: the trick is cleared"),

@@ -130,13 +130,22 @@ window.UecdaTable = (cfg, names) => {
     }));
   }
 
-  function lockBadge() {
-    let badge = $("lock");
+  // A badge after the order's, made once: ``id`` lock, back (an 11-back) or backwards
+  // (a 6-reverse's order of play).
+  function badgeAfterOrder(id) {
+    let badge = $(id);
     if (!badge) {
-      badge = el("span", "badge badge-lock");
-      badge.id = "lock";
+      badge = el("span", `badge badge-${id}`);
+      badge.id = id;
       $("order").after(" ", badge);
     }
+    return badge;
+  }
+
+  function showBadge(id, text) {
+    const badge = badgeAfterOrder(id);
+    badge.textContent = text || "";
+    badge.hidden = !text;
     return badge;
   }
 
@@ -159,10 +168,11 @@ window.UecdaTable = (cfg, names) => {
     const order = $("order");
     order.textContent = f.revolution ? T.revolution_order : T.normal;
     order.className = "badge " + (f.revolution ? "badge-revolution" : "badge-normal");
-    const lock = lockBadge();
-    lock.textContent = f.lock ? fmt(T.lock, { suits: f.lock.map((s) => SUIT_SYMBOLS[s]).join("") }) : "";
-    lock.hidden = !f.lock;
+    // made in this order, each right after the order's badge: order, backwards, back, lock
+    const lock = showBadge("lock", f.lock ? fmt(T.lock, { suits: f.lock.map((s) => SUIT_SYMBOLS[s]).join("") }) : "");
     lock.dataset.suits = f.lock ? f.lock.join("") : "";
+    showBadge("back", f.back ? T.back : "");
+    showBadge("backwards", f.backwards ? T.backwards : "");
     $("trick-info").textContent = "";
 
     const cards = $("table-cards");
