@@ -175,6 +175,7 @@ class PlaceAdmin(admin.ModelAdmin):
                 "fields": (
                     "state",
                     "rules",
+                    "variant",
                     "tournament_link",
                     "records",
                     "created_at",
@@ -199,7 +200,7 @@ class PlaceAdmin(admin.ModelAdmin):
         return (
             "state",
             # chosen when the place is made (uecda: its clients' seats get join codes)
-            *(("rules",) if obj is not None and obj.pk is not None else ()),
+            *(("rules", "variant") if obj is not None and obj.pk is not None else ()),
             "tournament_link",
             "records",
             "created_at",
@@ -274,7 +275,7 @@ class PlaceAdmin(admin.ModelAdmin):
                 seed=place.seed,
                 time_bank=place.time_bank,
                 rated=place.rated,
-                rules=place.rules,
+                rules=place.rules_label,
             )
             place.pk = created.pk
             place._state.adding = False
@@ -384,14 +385,19 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = ("title", "rules", *TOURNAMENT_SETTINGS)
+        fields = ("title", "rules", "variant", *TOURNAMENT_SETTINGS)
+        help_texts = {
+            "variant": "uecda only: switches changed, e.g. 6reverse+11back (docs/rules.md)"
+        }
 
     def clean(self) -> dict:
         data = super().clean()
         if self.errors:  # a field is wrong: make nothing with the defaults in its place
             return data
         names = [n.strip() for n in data.get("entrant_names", "").splitlines() if n.strip()]
-        settings = {k: data[k] for k in ("rules", *TOURNAMENT_SETTINGS) if k in data}
+        settings = {k: data[k] for k in TOURNAMENT_SETTINGS if k in data}
+        variant = data.get("variant", "").strip()
+        settings["rules"] = f"{data['rules']}+{variant}" if variant else data["rules"]
         try:
             self.created = services.create_tournament(data.get("title", ""), names, **settings)
         except Refused as e:
@@ -407,6 +413,7 @@ class TournamentAdmin(admin.ModelAdmin):
         "title",
         "format",
         "rules",
+        "variant",
         "state",
         "entrant_count",
         "places_done",
@@ -418,6 +425,7 @@ class TournamentAdmin(admin.ModelAdmin):
     actions = ("start",)
     readonly_fields = (
         "rules",
+        "variant",
         "state",
         "pages",
         "entrant_list",
@@ -447,7 +455,7 @@ class TournamentAdmin(admin.ModelAdmin):
 
     def get_fields(self, request, obj=None):
         if obj is None:
-            return ("title", "rules", *TOURNAMENT_SETTINGS, "entrant_names")
+            return ("title", "rules", "variant", *TOURNAMENT_SETTINGS, "entrant_names")
         return ("title", *TOURNAMENT_SETTINGS, *self.readonly_fields)
 
     def get_readonly_fields(self, request, obj=None):

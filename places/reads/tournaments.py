@@ -89,6 +89,7 @@ class TournamentView:
     tables: list[Table] = field(default_factory=list)
     standings: list[Standing] = field(default_factory=list)
     rules: str = DAIHINMIN_2011_NAME
+    variant: str = ""  # a uecda tournament's variant ("6reverse+11back"), "" for none
 
     @property
     def games_finished(self) -> int:
@@ -115,6 +116,7 @@ class TournamentView:
             "max_running": self.max_running,
             "rated": self.rated,
             "rules": self.rules,
+            "variant": self.variant,
             "seed": self.seed,
             "created_at": _iso(self.created_at),
             "started_at": _iso(self.started_at),
@@ -152,6 +154,7 @@ def tournament(tournament_id: int) -> TournamentView | None:
         max_running=t.max_running,
         rated=t.rated,
         rules=t.rules,
+        variant=t.variant,
         seed=(t.seed or None) if t.state == Tournament.State.FINISHED else None,
         created_at=t.created_at,
         started_at=t.started_at,

@@ -279,3 +279,17 @@ def test_the_tournament_page_shows_an_entrant_its_own_code_and_staff_every_code(
     table = t.places.order_by("table_no").first()
     live = client.get(f"/places/{table.id}/").content.decode()
     assert 'id="tournament-table"' in live and codes["c1"] not in live
+
+
+def test_the_admin_makes_a_uecda_tournament_of_a_variant(admin_client):
+    names = [house.make_wire_user(f"w{i}", "pw")[0].username for i in range(5)]
+    form = admin_form(names, rules="uecda", variant="no-lock+11back")
+    response = admin_client.post("/admin/places/tournament/add/", form)
+    assert response.status_code == 302, response.content.decode()[-2000:]
+    t = Tournament.objects.get()
+    assert (t.rules, t.variant) == ("uecda", "no-lock+11back")
+    assert {p.variant for p in Place.objects.filter(tournament=t)} == {"no-lock+11back"}
+    bad = admin_form(names, rules="uecda", variant="13back", title="Other cup", seed="o")
+    response = admin_client.post("/admin/places/tournament/add/", bad)
+    assert "unknown variant token &#x27;13back&#x27;" in response.content.decode()
+    assert Tournament.objects.count() == 1

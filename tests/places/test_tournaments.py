@@ -243,3 +243,26 @@ def test_an_unrated_place_moves_no_rating():
     services.start_place(place.id)
     assert Place.objects.get(pk=place.id).state == Place.State.FINISHED
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
+
+
+def test_a_uecda_tournament_of_a_variant_makes_every_table_of_it():
+    from django.contrib.auth import get_user_model
+
+    names = [f"u{i}" for i in range(5)]
+    for name in names:
+        get_user_model().objects.create_user(name, password=name)
+    t = services.create_tournament("Back", names, rules="uecda+6reverse+11back", game_count=3)
+    assert (t.rules, t.variant, t.rules_label) == (
+        "uecda",
+        "6reverse+11back",
+        "uecda+6reverse+11back",
+    )
+    places = Place.objects.filter(tournament=t)
+    assert places.exists()
+    assert {(p.rules, p.variant) for p in places} == {("uecda", "6reverse+11back")}
+    assert all(p.game_rules.eleven_back and p.game_rules.six_reverse for p in places)
+    with pytest.raises(errors.Refused) as refused:
+        services.create_tournament("Bad", names, rules="uecda+13back")
+    assert refused.value.code == errors.INVALID_TOURNAMENT
+    assert "unknown variant token '13back'" in refused.value.message
+    assert Tournament.objects.count() == 1
