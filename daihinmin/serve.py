@@ -235,10 +235,51 @@ def uecda_port(argv: list[str]) -> socket.socket | None:
     )
 
 
-def main() -> None:
+def prepare() -> None:
+    """What differs from plain daphne, set before daphne makes its loop (at the first import
+    of ``daphne.server``): uvloop, bounded bodies, lenient request lines."""
     use_uvloop()
     bounded_requests()
     lenient_request_lines()
+
+
+def daphne_loop() -> asyncio.AbstractEventLoop:
+    """The event loop daphne's reactor runs on (:func:`prepare`'s kind): a process that runs
+    its own loop and serves pages from it (:func:`serve_from_loop`) runs this one."""
+    prepare()
+    import daphne.server  # noqa: F401  installs the reactor, on a loop of its own
+    from twisted.internet import reactor
+
+    return reactor._asyncioEventloop  # as daphne's Server reads it
+
+
+def serve_from_loop(application, sock: socket.socket):
+    """daphne serving ``application`` on a bound ``sock``, from :func:`daphne_loop` that the
+    caller runs (``asyncio.Runner``, ``places/realtime/between.py``), as :func:`main` serves
+    from the loop daphne runs: ``uecda_match --watch``. Its ``Server`` sets everything up
+    and then runs the reactor, which runs the loop; here the reactor is only started
+    (signals are the caller's). The socket is daphne's from then on (detached)."""
+    from daphne.server import Server
+    from twisted.internet import reactor
+
+    server = Server(
+        application,
+        # Twisted closes it; an IPv6 one too (its port takes the family of the address)
+        endpoints=[f"fd:fileno={sock.detach()}"],
+        signal_handlers=False,
+    )
+    reactor.run = lambda installSignalHandlers=False: reactor.startRunning(False)
+    try:
+        server.run()
+    finally:
+        del reactor.run  # the class's again
+    if server.abort_start:
+        raise OSError("daphne could not serve the socket it was given")
+    return server
+
+
+def main() -> None:
+    prepare()
     from daphne.cli import CommandLineInterface  # makes the loop: after the policy
 
     legacy_stream(sys.argv[1:])

@@ -5,7 +5,8 @@ Listens for UECda clients (UECDA.md §1–4), seats the first five in the order 
 connected (``--house`` strategies, played in process, take the last seats, one
 each), plays the match by the ``uecda`` rules and stores each game as it ends in
 a new ``uecda`` place: results, records, profiles (ratings with ``--rated``).
-The last line says ``uecda_match: place P, N games in S s``.
+The last line says ``uecda_match: place P, N games in S s``. ``--watch PORT`` serves the
+match's pages from this process too (``places/uecda/watch_pages.py``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import errno
 import secrets
 import sys
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from django.core.management.base import CommandError
@@ -23,12 +24,15 @@ from places.errors import Refused
 from places.management.base import OneLineCommand, refused
 from places.realtime.between import run_stepping
 from places.uecda.match import POLL_SECONDS, PORT, serve_match
+from places.uecda.watch_pages import WatchPages
 
 
-def run_loop(main: Coroutine) -> Any:
+def run_loop(main: Coroutine, pages: WatchPages | None = None) -> Any:
     """``asyncio.run``, on uvloop when it is installed (its wake-ups cost less), the loop
     stepping aside for the database work (:mod:`places.realtime.between`: it serves
-    this match alone)."""
+    this match alone, and ``pages`` of ``--watch``, on daphne's loop)."""
+    if pages is not None:
+        return run_stepping(pages.around(main), pages.loop)
     try:
         import uvloop
     except ImportError:
@@ -89,6 +93,26 @@ class Command(OneLineCommand):
             "(%(default)g; quicker turns with quick clients, that much CPU a turn with slow "
             "ones; 0: it sleeps at once)",
         )
+        parser.add_argument(
+            "--watch",
+            type=int,
+            default=None,
+            metavar="PORT",
+            help="serve the match's live page, results and replays on this port from this "
+            "process (no Redis needed); once the match is over they stay until Ctrl-C or "
+            "SIGTERM (or --watch-linger)",
+        )
+        parser.add_argument(
+            "--watch-host", default="127.0.0.1", help="the pages' address (%(default)s)"
+        )
+        parser.add_argument(
+            "--watch-linger",
+            type=float,
+            default=None,
+            metavar="SECONDS",
+            help="with --watch: serve the pages that long after the match, then exit "
+            "(default: until Ctrl-C or SIGTERM)",
+        )
 
     def handle(
         self,
@@ -104,6 +128,9 @@ class Command(OneLineCommand):
         time_limit,
         time_bank,
         poll,
+        watch,
+        watch_host,
+        watch_linger,
         **options,
     ):
         if len(house) > 5:
@@ -113,8 +140,14 @@ class Command(OneLineCommand):
         def ready(bound: int) -> None:
             print(f"uecda_match: listening on {host}:{bound}", file=sys.stderr, flush=True)
 
+        def over(result: tuple[int, float]) -> None:
+            """The last line of the match (with ``--watch``: at its end, before the pages stay)."""
+            self.stdout.write(f"uecda_match: place {result[0]}, {games} games in {result[1]:.1f} s")
+            self.stdout.flush()
+
+        pages = None if watch is None else watch_pages(watch_host, watch, watch_linger, over)
         try:
-            place, seconds = run_loop(
+            result = run_loop(
                 serve_match(
                     games,
                     host=host,
@@ -124,11 +157,13 @@ class Command(OneLineCommand):
                     title=title,
                     rated=rated,
                     ready=ready,
+                    opened=None if pages is None else pages.opened,
                     write_every=None if write_every is None else max(0.0, write_every),
                     move_seconds=time_limit,
                     bank_seconds=time_bank,
                     poll_seconds=max(0.0, poll) / 1e6,
-                )
+                ),
+                pages,
             )
         except Refused as e:
             raise refused(e) from None
@@ -140,4 +175,17 @@ class Command(OneLineCommand):
                 else ""
             )
             raise CommandError(f"cannot listen on {host}:{port}: {e.strerror}{hint}") from None
-        self.stdout.write(f"uecda_match: place {place}, {games} games in {seconds:.1f} s")
+        if pages is None:
+            over(result)
+
+
+def watch_pages(
+    host: str, port: int, linger: float | None, over: Callable[[tuple[int, float]], None]
+) -> WatchPages:
+    """``--watch``'s pages, their port bound (a port taken: the command's one-line error)."""
+    if linger is not None and not linger >= 0:
+        raise CommandError("--watch-linger takes seconds, 0 or more")
+    try:
+        return WatchPages(host, port, linger, over)
+    except OSError as e:
+        raise CommandError(f"cannot serve --watch on {host}:{port}: {e.strerror}") from None
