@@ -244,13 +244,21 @@ def prepare() -> None:
 
 
 def daphne_loop() -> asyncio.AbstractEventLoop:
-    """The event loop daphne's reactor runs on (:func:`prepare`'s kind): a process that runs
-    its own loop and serves pages from it (:func:`serve_from_loop`) runs this one."""
-    prepare()
-    import daphne.server  # noqa: F401  installs the reactor, on a loop of its own
-    from twisted.internet import reactor
+    """A new event loop (:func:`prepare`'s kind) for daphne's reactor, installed on it: a
+    process that runs its own loop and serves pages from it (:func:`serve_from_loop`)
+    runs this one.
 
-    return reactor._asyncioEventloop  # as daphne's Server reads it
+    In a process where Django is set up, its ``daphne`` app has imported ``daphne.server``,
+    which installed the reactor on a loop of asyncio's kind, before any policy: the
+    reactor (not started) and that module are made again, as ``daphne.testing`` does."""
+    from twisted.internet import asyncioreactor
+
+    prepare()
+    sys.modules.pop("twisted.internet.reactor", None)
+    sys.modules.pop("daphne.server", None)  # it holds the reactor: imported again when used
+    loop = asyncio.new_event_loop()
+    asyncioreactor.install(loop)
+    return loop
 
 
 def serve_from_loop(application, sock: socket.socket):
