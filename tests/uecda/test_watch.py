@@ -25,11 +25,11 @@ from pathlib import Path
 
 import httpx
 import pytest
-import websockets
 
 from bots.strategies import UecdaStrategy, UecdaView, resolve_uecda
 from bots.uecda import UecdaClient
 from harness.server import ROOT
+from tests.pages.test_live_uecda_browser import frames_until_over
 
 pytestmark = pytest.mark.e2e
 
@@ -172,18 +172,6 @@ def listening_ports(pid: int) -> set[int]:
     return ports
 
 
-async def live_frames(url: str, opened: threading.Event, last_game: int) -> list[dict]:
-    """The live page socket's frames until the last game's end."""
-    frames = []
-    async with websockets.connect(url) as sock:
-        opened.set()
-        while True:
-            frame = json.loads(await asyncio.wait_for(sock.recv(), 60))
-            frames.append(frame["uecda"])
-            if frame["uecda"]["game"] == last_game and frame["uecda"]["phase"] == "over":
-                return frames
-
-
 def port_of(url: str) -> int:
     return int(url.rsplit(":", 1)[1].split("/")[0])
 
@@ -209,7 +197,7 @@ def test_the_printed_addresses_serve_the_match_live_and_after_it(env):
         opened = threading.Event()
         url = page.replace("http://", "ws://").replace("/places/", "/ws/places/") + "live/"
         reader = threading.Thread(
-            target=lambda: frames.extend(asyncio.run(live_frames(url, opened, games))),
+            target=lambda: asyncio.run(frames_until_over(url, games, frames, opened)),
             daemon=True,
         )
         reader.start()
