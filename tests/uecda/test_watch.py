@@ -270,3 +270,13 @@ def test_a_bad_watch_is_one_line_before_the_uecda_port_opens(env, args, says):
         )  # fmt: skip
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [says.replace("TAKEN", port)]
+
+
+def test_the_printed_address_is_one_a_browser_here_opens():
+    from places.uecda.watch_pages import site_url
+
+    assert site_url("127.0.0.1", 8000) == "http://127.0.0.1:8000"
+    assert site_url("0.0.0.0", 8000) == "http://127.0.0.1:8000"  # every interface: loopback's
+    assert site_url("::", 8000) == "http://[::1]:8000"
+    assert site_url("[::1]", 8001) == "http://[::1]:8001"
+    assert site_url("192.0.2.7", 80) == "http://192.0.2.7:80"
