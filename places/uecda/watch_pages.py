@@ -22,12 +22,12 @@ import logging
 import signal
 import sys
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
 
 from daihinmin.serve import daphne_loop, listening_socket, serve_from_loop
 from places.realtime import broadcast
 
-T = TypeVar("T")
+#: A match's result: its place and its seconds (``serve_match``).
+Result = tuple[int, float]
 
 #: Addresses that listen on every interface: the pages are opened on the loopback's.
 _EVERY_INTERFACE = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}
@@ -48,7 +48,7 @@ class WatchPages:
     """The pages of one match: a port bound at once (``OSError`` when it is taken), served
     from the match's loop by :meth:`around`."""
 
-    def __init__(self, host: str, port: int, linger: float | None, over: Callable[[T], None]):
+    def __init__(self, host: str, port: int, linger: float | None, over: Callable[[Result], None]):
         self.sock = listening_socket(host, port)
         self.url = site_url(host, self.sock.getsockname()[1])
         self.linger = linger
@@ -65,14 +65,14 @@ class WatchPages:
         self.page = f"{self.url}/places/{place_id}/"
         say(f"watch at {self.page}")
 
-    async def around(self, match: Awaitable[T]) -> T:
+    async def around(self, match: Awaitable[Result]) -> Result:
         """Serve the pages, play ``match``, tell ``over`` its result, and serve on (:meth:`stay`)."""
         from daihinmin.asgi import router
 
         await broadcast.attach()  # the live frames are built (watch_for) and reach the sockets
         logging.getLogger("daphne.server").setLevel(logging.WARNING)  # the lines below say it
         serve_from_loop(router, self.sock)
-        say(f"watch at {self.url}/ (the match's live page once its players are seated)")
+        say(f"watch at {self.url}/ (the match's own page follows once its players are seated)")
         result = await match
         self.over(result)
         await self.stay()
