@@ -19,11 +19,19 @@ configurations are interleaved, so the machine's load falls on each alike; each
 round, and the median of those ratios (:func:`compare`). With
 REDIS_URL, also ``uecda_match`` whose live frames are built and sent (a server on
 that Redis receives them, as it would for its spectators); without it none is built.
+
+What ``--watch`` costs the match: ``uecda_match`` with one project client (stock) and
+four house bots (stock), without and with ``--watch`` (its pages served from its own
+process, on the embedded defaults) and a spectator without a browser reading the live
+page's socket from the place's start to the end; and the same for five project
+clients.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import os
 import re
 import shutil
@@ -32,6 +40,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,26 +83,79 @@ def wait4(proc: subprocess.Popen) -> tuple[float, int]:
     return usage.ru_utime + usage.ru_stime, usage.ru_maxrss
 
 
-def start_clients(command, port: int, gap: float) -> tuple[list[subprocess.Popen], float]:
+def start_clients(
+    command, port: int, gap: float, count: int = 5
+) -> tuple[list[subprocess.Popen], float]:
     clients = []
     started = 0.0
-    for i in range(5):
+    for i in range(count):
         started = time.monotonic()
         clients.append(
             subprocess.Popen(
                 command(i, port), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT
             )
         )
-        if i < 4:
+        if i < count - 1:
             time.sleep(gap)  # tndhms listens with a backlog of 1: one client at a time
     return clients, started
 
 
-def project_client(i: int, port: int) -> list[str]:
+class Spectator:
+    """``uecda_match --watch``'s stderr read to its end; once it names the place's live page,
+    a spectator without a browser reads that page's socket (``/ws/places/P/live/``) until
+    the server closes it, counting its frames."""
+
+    PAGE = re.compile(r"watch at (http://\S+/places/(\d+)/)$")
+
+    def __init__(self, stderr):
+        self.frames = 0
+        self.reader: threading.Thread | None = None
+        self.lines = threading.Thread(target=self._lines, args=(stderr,), daemon=True)
+        self.lines.start()
+
+    def _lines(self, stderr) -> None:
+        for line in stderr:
+            found = self.PAGE.search(line.strip())
+            if found and self.reader is None:
+                url = found[1].replace("http://", "ws://").replace("/places/", "/ws/places/")
+                self.reader = threading.Thread(target=self._read, args=(url + "live/",))
+                self.reader.start()
+
+    def _read(self, url: str) -> None:
+        import websockets
+
+        async def read() -> None:
+            async with websockets.connect(url, max_size=None) as socket:
+                async for _ in socket:
+                    self.frames += 1
+
+        with contextlib.suppress(websockets.ConnectionClosed, OSError):
+            asyncio.run(read())
+
+    def done(self) -> int:
+        """The frames read (the server has exited)."""
+        self.lines.join(30)
+        if self.reader is not None:
+            self.reader.join(30)
+        return self.frames
+
+
+def project_client(i: int, port: int, strategy: str = "greedy") -> list[str]:
     return [
         PYTHON, "-m", "bots", "--transport", "uecda", "--server", f"127.0.0.1:{port}",
-        "--strategy", "greedy", "--name", f"bot{i}",
+        "--strategy", strategy, "--name", f"bot{i}",
     ]  # fmt: skip
+
+
+def project_stock_client(i: int, port: int) -> list[str]:
+    return project_client(i, port, "stock")
+
+
+#: The matches run without and with ``--watch``: house bots, the clients, what they are.
+WATCHED = (
+    (4, project_stock_client, "1 project client + 4 house bots, stock"),
+    (0, project_client, "5 project clients"),
+)
 
 
 def stock_client(i: int, port: int) -> list[str]:
@@ -108,11 +170,14 @@ def uecda_match(
     every: float | None = None,
     redis: str = "",
     poll: float | None = None,
+    house: int = 0,
+    watch: bool = False,
 ) -> Run:
     """``every``: its ``--write-every`` (None: the default, each game committed before its
     clients hear it end). ``redis``: the channel layer it shares with a server (its live
     frames are built and sent); none: no spectator can listen, no frame is built.
-    ``poll``: its ``--poll`` (None: the default)."""
+    ``poll``: its ``--poll`` (None: the default). ``house``: stock house bots in the last
+    seats, ``5 - house`` clients. ``watch``: with ``--watch`` and a :class:`Spectator`."""
     db = work / "run.sqlite3"
     shutil.copy(migrated, db)
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "DEBUG": "0", "SECRET_KEY": "bench"}
@@ -124,11 +189,15 @@ def uecda_match(
         [PYTHON, "manage.py", "uecda_match", "--games", str(games), "--port", str(port),
          "--host", "127.0.0.1", "--seed", "bench",
          *([] if every is None else ["--write-every", str(every)]),
-         *([] if poll is None else ["--poll", str(poll)])],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+         *([] if poll is None else ["--poll", str(poll)]),
+         *["--house", "stock"] * house,
+         *(["--watch", "0", "--watch-linger", "0"] if watch else [])],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True,
+        stderr=subprocess.PIPE if watch else subprocess.DEVNULL,
     )  # fmt: skip
+    spectator = Spectator(server.stderr) if watch else None
     wait_listening(port, server)
-    clients, started = start_clients(client, port, 0.05)
+    clients, started = start_clients(client, port, 0.05, 5 - house)
     cpu, peak = wait4(server)
     seconds = time.monotonic() - started
     last = server.stdout.read().strip().splitlines()[-1]
@@ -136,6 +205,8 @@ def uecda_match(
         c.wait()
     if not re.match(rf"uecda_match: place \d+, {games} games in ", last):
         raise SystemExit(f"uecda_match said {last!r}")
+    if spectator is not None and not spectator.done():
+        raise SystemExit("the spectator's socket read no frame")
     turns = subprocess.run(
         [PYTHON, "manage.py", "shell", "-c",
          "from places.models import Game;"
@@ -241,9 +312,12 @@ def main() -> int:
         server = spectated_server(migrated, work, redis) if redis else None
         results: dict[str, list[Run]] = {}
         for _ in range(args.runs):
-            results.setdefault("uecda_match, 5 project clients", []).append(
-                uecda_match(args.games, project_client, migrated, work)
-            )
+            for house, client, clients in WATCHED:
+                for watch in (False, True):  # what serving the pages costs the match
+                    name = "uecda_match --watch (a socket reading)" if watch else "uecda_match"
+                    results.setdefault(f"{name}, {clients}", []).append(
+                        uecda_match(args.games, client, migrated, work, house=house, watch=watch)
+                    )
             if redis:  # the live frames built and sent to a server's relay through Redis
                 results.setdefault("uecda_match, 5 project clients, live frames", []).append(
                     uecda_match(args.games, project_client, migrated, work, redis=redis)

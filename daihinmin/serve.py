@@ -235,10 +235,59 @@ def uecda_port(argv: list[str]) -> socket.socket | None:
     )
 
 
-def main() -> None:
+def prepare() -> None:
+    """What differs from plain daphne, set before daphne makes its loop (at the first import
+    of ``daphne.server``): uvloop, bounded bodies, lenient request lines."""
     use_uvloop()
     bounded_requests()
     lenient_request_lines()
+
+
+def daphne_loop() -> asyncio.AbstractEventLoop:
+    """A new event loop (:func:`prepare`'s kind) for daphne's reactor, installed on it: a
+    process that runs its own loop and serves pages from it (:func:`serve_from_loop`)
+    runs this one.
+
+    In a process where Django is set up, its ``daphne`` app has imported ``daphne.server``,
+    which installed the reactor on a loop of asyncio's kind, before any policy: the
+    reactor (not started) and that module are made again, as ``daphne.testing`` does."""
+    from twisted.internet import asyncioreactor
+
+    prepare()
+    sys.modules.pop("twisted.internet.reactor", None)
+    sys.modules.pop("daphne.server", None)  # it holds the reactor: imported again when used
+    loop = asyncio.new_event_loop()
+    asyncioreactor.install(loop)
+    return loop
+
+
+def serve_from_loop(application, sock: socket.socket):
+    """daphne serving ``application`` on a bound ``sock``, from :func:`daphne_loop` that the
+    caller runs (``asyncio.Runner``, ``places/realtime/between.py``), as :func:`main` serves
+    from the loop daphne runs: ``uecda_match --watch``. Its ``Server`` sets everything up
+    and then runs the reactor, which runs the loop; here the reactor is only started
+    (signals are the caller's). The socket is daphne's from then on (detached)."""
+    from daphne.server import Server
+    from twisted.internet import reactor
+
+    server = Server(
+        application,
+        # Twisted closes it; an IPv6 one too (its port takes the family of the address)
+        endpoints=[f"fd:fileno={sock.detach()}"],
+        signal_handlers=False,
+    )
+    reactor.run = lambda installSignalHandlers=False: reactor.startRunning(False)
+    try:
+        server.run()
+    finally:
+        del reactor.run  # the class's again
+    if server.abort_start:
+        raise OSError("daphne could not serve the socket it was given")
+    return server
+
+
+def main() -> None:
+    prepare()
     from daphne.cli import CommandLineInterface  # makes the loop: after the policy
 
     legacy_stream(sys.argv[1:])

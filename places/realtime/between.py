@@ -64,7 +64,9 @@ def run_stepping(
     with asyncio.Runner(loop_factory=loop_factory) as runner:
         loop = runner.get_loop()
         task = loop.create_task(main)
-        task.add_done_callback(lambda _: loop.stop())
+        # only while stepping: a main cancelled below must not stop the loop that then
+        # cancels the other tasks (``uecda_match --watch``'s pages) as it closes
+        task.add_done_callback(lambda _: loop.stop() if _loop is loop else None)
         _loop = loop
         try:
             while not task.done():

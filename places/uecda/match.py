@@ -782,6 +782,7 @@ async def serve_match(
     title: str = "uecda_match",
     rated: bool = False,
     ready: Callable[[int], None] | None = None,
+    opened: Callable[[int], None] | None = None,
     handshake_window: float = w.HANDSHAKE_SECONDS,
     write_every: float | None = None,
     move_seconds: float | None = None,
@@ -791,7 +792,8 @@ async def serve_match(
 ) -> tuple[int, float]:
     """Listen, seat ``5 - len(house)`` clients in accept order (the house strategies
     take the last seats), play and store the match; returns the place and the
-    seconds from seating to the last game stored. ``ready(port)`` once listening;
+    seconds from seating to the last game stored. ``ready(port)`` once listening,
+    ``opened(place)`` once the place is made (``uecda_match --watch`` prints its page);
     ``write_every``: see :class:`GameWriter`; ``move_seconds`` and ``bank_seconds``:
     the place's time limit and bank (:class:`MoveClock`), checked before listening;
     ``poll_seconds``: how long a read polls before it sleeps (:meth:`Connection._wait`:
@@ -819,6 +821,8 @@ async def serve_match(
             open_match, title, games, seed, [s.name for s in seats], rated,
             move_seconds, bank_seconds, rules.variant,
         )  # fmt: skip
+        if opened is not None:
+            opened(place_id)
         await play_place(
             place_id, title, seats, games, seed, write_every,
             move_seconds=move_seconds, bank_seconds=bank_seconds, poll_seconds=poll_seconds,

@@ -100,3 +100,28 @@ def test_an_interrupted_main_is_cancelled_and_its_cleanup_runs():
     with pytest.raises(KeyboardInterrupt):
         between.run_stepping(main(), None)
     assert cleaned == ["closed"]
+
+
+def test_an_interrupted_main_beside_other_tasks_ends_with_the_interrupt():
+    """Other tasks on the loop (``uecda_match --watch``'s pages) are cancelled when the loop
+    closes: the main's end must not stop the loop under that cancellation."""
+    cancelled: list[str] = []
+
+    def interrupt() -> None:
+        raise KeyboardInterrupt
+
+    async def serving() -> None:
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            cancelled.append("serving")
+            raise
+
+    async def main() -> None:
+        asyncio.get_running_loop().create_task(serving())
+        await asyncio.sleep(0)
+        await db_thread.run(interrupt)
+
+    with pytest.raises(KeyboardInterrupt):
+        between.run_stepping(main(), None)
+    assert cancelled == ["serving"]

@@ -7,7 +7,8 @@ each), plays the match by the ``uecda`` rules (or a variant of them: ``--rules``
 the rules of a tndhms cfg file with ``--config``, which also gives ``GAME_NUMBER``
 and ``PORT_NUMBER`` unless ``--games`` and ``--port`` say otherwise) and stores each
 game as it ends in a new ``uecda`` place: results, records, profiles (ratings with
-``--rated``). The last line says ``uecda_match: place P, N games in S s``.
+``--rated``). The last line says ``uecda_match: place P, N games in S s``. ``--watch
+PORT`` serves the match's pages from this process too (``places/uecda/watch_pages.py``).
 """
 
 from __future__ import annotations
@@ -15,24 +16,27 @@ from __future__ import annotations
 import errno
 import secrets
 import sys
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from django.core.management.base import CommandError
 
 from bots.strategies import UECDA_STRATEGIES
-from places.engine.rules import UECDA, UECDA_NAME, UnknownRules, rules_named
+from places.engine.rules import UECDA, UECDA_NAME, Rules, UnknownRules, rules_named
 from places.engine.tndhms_cfg import CfgError, read_cfg
 from places.errors import Refused
 from places.management.base import OneLineCommand, refused
 from places.realtime.between import run_stepping
 from places.uecda.match import POLL_SECONDS, PORT, serve_match
+from places.uecda.watch_pages import WatchPages
 
 
-def run_loop(main: Coroutine) -> Any:
+def run_loop(main: Coroutine, pages: WatchPages | None = None) -> Any:
     """``asyncio.run``, on uvloop when it is installed (its wake-ups cost less), the loop
     stepping aside for the database work (:mod:`places.realtime.between`: it serves
-    this match alone)."""
+    this match alone, and ``pages`` of ``--watch``, on daphne's loop)."""
+    if pages is not None:
+        return run_stepping(pages.around(main), pages.loop)
     try:
         import uvloop
     except ImportError:
@@ -109,6 +113,26 @@ class Command(OneLineCommand):
             "(%(default)g; quicker turns with quick clients, that much CPU a turn with slow "
             "ones; 0: it sleeps at once)",
         )
+        parser.add_argument(
+            "--watch",
+            type=int,
+            default=None,
+            metavar="PORT",
+            help="serve the match's live page, results and replays on this port from this "
+            "process (no Redis needed); once the match is over they stay until Ctrl-C or "
+            "SIGTERM (or --watch-linger)",
+        )
+        parser.add_argument(
+            "--watch-host", default="127.0.0.1", help="the pages' address (%(default)s)"
+        )
+        parser.add_argument(
+            "--watch-linger",
+            type=float,
+            default=None,
+            metavar="SECONDS",
+            help="with --watch: serve the pages that long after the match, then exit "
+            "(default: until Ctrl-C or SIGTERM)",
+        )
 
     def handle(
         self,
@@ -126,31 +150,14 @@ class Command(OneLineCommand):
         time_limit,
         time_bank,
         poll,
+        watch,
+        watch_host,
+        watch_linger,
         **options,
     ):
         if len(house) > 5:
             raise CommandError("at most 5 house bots")
-        if config is not None:
-            try:
-                with open(config, encoding="latin-1") as f:  # tndhms reads bytes: any will do
-                    cfg = read_cfg(f.read())
-            except OSError as e:
-                raise CommandError(f"cannot read {config}: {e.strerror}") from None
-            except CfgError as e:
-                raise CommandError(f"{config}: {e}") from None
-            played = cfg.rules
-            games = cfg.games if games is None else games
-            port = cfg.port if port is None else port
-        else:
-            try:
-                played = rules_named(rules)
-            except UnknownRules as e:
-                raise CommandError(str(e)) from None
-            if played.name != UECDA.name:
-                raise CommandError(f"a drop-in plays the {UECDA_NAME} rules or a variant of them")
-        if games is None:
-            raise CommandError("give --games N (or --config with a GAME_NUMBER)")
-        port = PORT if port is None else port
+        played, games, port = match_settings(config, rules, games, port)
         seed = seed if seed is not None else secrets.token_hex(8)
 
         def ready(bound: int) -> None:
@@ -161,8 +168,14 @@ class Command(OneLineCommand):
                 flush=True,
             )
 
+        def over(result: tuple[int, float]) -> None:
+            """The last line of the match (with ``--watch``: at its end, before the pages stay)."""
+            self.stdout.write(f"uecda_match: place {result[0]}, {games} games in {result[1]:.1f} s")
+            self.stdout.flush()
+
+        pages = None if watch is None else watch_pages(watch_host, watch, watch_linger, over)
         try:
-            place, seconds = run_loop(
+            result = run_loop(
                 serve_match(
                     games,
                     host=host,
@@ -172,12 +185,14 @@ class Command(OneLineCommand):
                     title=title,
                     rated=rated,
                     ready=ready,
+                    opened=None if pages is None else pages.opened,
                     write_every=None if write_every is None else max(0.0, write_every),
                     move_seconds=time_limit,
                     bank_seconds=time_bank,
                     poll_seconds=max(0.0, poll) / 1e6,
                     rules=played,
-                )
+                ),
+                pages,
             )
         except Refused as e:
             raise refused(e) from None
@@ -189,4 +204,42 @@ class Command(OneLineCommand):
                 else ""
             )
             raise CommandError(f"cannot listen on {host}:{port}: {e.strerror}{hint}") from None
-        self.stdout.write(f"uecda_match: place {place}, {games} games in {seconds:.1f} s")
+        if pages is None:
+            over(result)
+
+
+def match_settings(
+    config: str | None, rules: str, games: int | None, port: int | None
+) -> tuple[Rules, int, int]:
+    """The rules, games and port: a tndhms cfg's (``--games`` and ``--port`` winning), or
+    ``--rules``'s variant; a cfg that cannot be read, or rules no drop-in plays, refused."""
+    if config is not None:
+        try:
+            with open(config, encoding="latin-1") as f:  # tndhms reads bytes: any will do
+                cfg = read_cfg(f.read())
+        except OSError as e:
+            raise CommandError(f"cannot read {config}: {e.strerror}") from None
+        except CfgError as e:
+            raise CommandError(f"{config}: {e}") from None
+        return cfg.rules, cfg.games if games is None else games, cfg.port if port is None else port
+    try:
+        played = rules_named(rules)
+    except UnknownRules as e:
+        raise CommandError(str(e)) from None
+    if played.name != UECDA.name:
+        raise CommandError(f"a drop-in plays the {UECDA_NAME} rules or a variant of them")
+    if games is None:
+        raise CommandError("give --games N (or --config with a GAME_NUMBER)")
+    return played, games, PORT if port is None else port
+
+
+def watch_pages(
+    host: str, port: int, linger: float | None, over: Callable[[tuple[int, float]], None]
+) -> WatchPages:
+    """``--watch``'s pages, their port bound (a port taken: the command's one-line error)."""
+    if linger is not None and not linger >= 0:
+        raise CommandError("--watch-linger takes seconds, 0 or more")
+    try:
+        return WatchPages(host, port, linger, over)
+    except OSError as e:
+        raise CommandError(f"cannot serve --watch on {host}:{port}: {e.strerror}") from None
