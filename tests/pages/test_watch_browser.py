@@ -3,7 +3,8 @@ embedded defaults (a SQLite file, no Redis), the match's pages served by the com
 
 The page opened at the address the command prints draws the table as the match plays it
 (two of the project's UECda clients, held at chosen moves while the test looks; three
-house bots), and once the match is over its last game and the replay of a game.
+house bots; the 11-back variant, held where a jack has reversed strength), and once the
+match is over its last game and the replay of a game.
 Screenshots go to artifacts/screenshots/watch-uecda-*.png.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from places.engine import uecda as u
 from tests.pages.browser import VIEWPORT, launch, require_chromium, shot, watch_errors
 from tests.uecda.test_watch import LISTENING, PAGE, STAYS, Gate, Watched, embedded_env, play
 
@@ -30,16 +32,25 @@ def browser():
         b.close()
 
 
+def jack_on(stage: u.Move | None) -> bool:
+    return stage is not None and stage.kind != u.JOKER_SINGLE and stage.spans(u.JACK_COLUMN)
+
+
 def live(page) -> dict:
     return page.eval_on_selector("#live", "el => ({...el.dataset})")
 
 
 def test_the_printed_page_follows_the_match_and_then_replays_it(browser, tmp_path):
     env = embedded_env(tmp_path)
-    match = Watched(env, GAMES, "--house", "stock", "--house", "greedy", "--house", "shedder")
+    match = Watched(
+        env, GAMES, "--rules", "uecda+11back",
+        "--house", "stock", "--house", "greedy", "--house", "shedder",
+    )  # fmt: skip
     gate = Gate(
         lambda made, view: True,  # the first move: the page opens meanwhile
-        lambda made, view: made >= 50 and view.stage is not None,  # cards on the table
+        # a jack on the table (no lone joker): the 11-back holds (a second jack cannot
+        # follow it in the same trick: the next play must be lower, or a stair below it)
+        lambda made, view: made >= 50 and jack_on(view.stage),
         lambda made, view: made >= 110,  # a few games on
     )
     context = browser.new_context(viewport=VIEWPORT)
@@ -67,6 +78,8 @@ def test_the_printed_page_follows_the_match_and_then_replays_it(browser, tmp_pat
         assert page.get_attribute("#table-cards", "data-cards") != ""
         assert page.locator("#seats .seat").count() == 5
         assert page.locator("#standings tr").count() == 5
+        assert page.locator("#back").is_visible()  # the 11-back, as the clients are told
+        assert "+11back" in page.locator("#rules").text_content()
         shot(page, "watch-uecda-live")
         gate.released[1].set()
 
