@@ -29,6 +29,7 @@ from places.presentation.strings import (
     uecda_replay_strings,
 )
 from places.reads import lists, standings
+from places.reads.analysis import place_accuracy
 from places.reads.disclosure import disclosure
 from places.reads.join_codes import codes_for, connect
 from places.reads.records import game_record
@@ -149,6 +150,7 @@ def results(request: HttpRequest, place_id: str) -> HttpResponse:
     place = get_object_or_404(Place, pk=int(place_id))
     res = standings.results(place)
     rows, page = results_tables.game_rows(res, request.GET.get("page"))
+    analysed, accuracy = place_accuracy(place, staff=is_staff(request))
     context = {
         "title": f"{place.title} · results · daihinmin",
         "place": place,
@@ -165,6 +167,9 @@ def results(request: HttpRequest, place_id: str) -> HttpResponse:
         "staff": is_staff(request),
         # games 1 … this have records the reader may replay (a held-back deal is not linked)
         "replayable": disclosure(place, staff=is_staff(request)).public,
+        # each player's accuracy over the games analysed (docs/analysis.md)
+        "analysed": analysed,
+        "accuracy": accuracy,
     }
     return render(request, "places/results.html", context)
 

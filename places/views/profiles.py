@@ -13,6 +13,7 @@ from places import errors
 from places.models import RULES_CHOICES
 from places.presentation.charts import rating_chart
 from places.presentation.profiles import profile_rows
+from places.reads.analysis import user_accuracy
 from places.reads.profiles import profile
 from places.views import json_response, read_only, refusal
 
@@ -30,6 +31,8 @@ def profile_page(request: HttpRequest, name: str) -> HttpResponse:
             for book in found.ratings
         ],
         **profile_rows(found),
+        # accuracy by rule book over the player's analysed games (docs/analysis.md)
+        "accuracy": [(dict(RULES_CHOICES)[rules], a) for rules, a in user_accuracy(found.name)],
     }
     return render(request, "places/profile.html", context)
 

@@ -173,3 +173,41 @@ def test_analyses_a_user_asks_for_are_bounded_per_window(member, imported, setti
     refused(response, errors.TOO_MANY_ANALYSES)
     assert 1 <= int(response["Retry-After"]) <= 3600
     assert not GameAnalysis.objects.filter(game__no=7).exists()
+
+
+def test_the_results_page_and_the_profile_show_the_accuracy_of_analysed_games(
+    client, finished_2011
+):
+    """Pooled over the games analysed: the share of judged decisions without a mark, the
+    loss a decision; the same figures on the player's profile."""
+    assert 'id="accuracy"' not in client.get(f"/places/{finished_2011.id}/results").content.decode()
+    analysed(finished_2011.id, "1-2")
+    documents = [
+        client.get(f"/places/{finished_2011.id}/games/{n}/analysis.json").json() for n in (1, 2)
+    ]
+    name = documents[0]["players"][0]["name"]
+    mine = [next(p for p in d["players"] if p["name"] == name) for d in documents]
+    decisions = sum(p["decisions"] for p in mine)
+    clean = decisions - sum(sum(p["marks"].values()) for p in mine)
+    expected = f"{round(100 * clean / decisions, 1)} %"
+    mean = f"{sum(p['total_loss'] for p in mine) / decisions:.3f}"
+
+    page = client.get(f"/places/{finished_2011.id}/results").content.decode()
+    assert "Over the 2 games analysed" in page
+    row = page.split(f'<tr data-name="{name}"><td>{name}</td>', 1)[1].split("</tr>", 1)[0]
+    cells = [c.split(">", 1)[1].split("<", 1)[0] for c in row.split("<td")[1:]]
+    assert cells == ["2", str(decisions), expected, mean]
+
+    profile = client.get(f"/users/{name}").content.decode()
+    section = profile.split('id="accuracy"', 1)[1].split("</section>", 1)[0]
+    assert f'<td class="num">{decisions}</td>' in section and expected in section
+
+
+def test_the_accuracy_leaves_out_the_games_held_back(client, twins):
+    first, _ = twins
+    analysed(first.id, "1-2")  # game 2 is still to be played in the twin place
+    page = client.get(f"/places/{first.id}/results").content.decode()
+    assert "Over the 1 game analysed" in page
+    name = first.players.order_by("seat").first().user.username
+    section = client.get(f"/users/{name}").content.decode().split('id="accuracy"', 1)[1]
+    assert '<td class="num">1</td>' in section.split("</tr>", 2)[1]  # one game analysed
