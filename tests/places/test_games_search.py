@@ -337,6 +337,7 @@ def test_a_game_held_back_is_found_by_staff_only(client, twins):
 def test_a_spade_3_return_is_a_fact():
     """A hand-made UECda game: ♦3 led, the joker alone on it, the ♠3 on the joker."""
     record = {
+        "rules": "uecda",
         "hands": [["3-3", "1-5"], ["joker", "1-9"], ["1-3", "2-6"], ["1-7", "2-7"], ["1-8", "2-8"]],
         "seats": [0, 1, 2, 3, 4],
         "actions": [
