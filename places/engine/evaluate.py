@@ -42,6 +42,9 @@ from .uecda_legal import legal_moves
 POLICIES = ("random", "greedy")
 DEFAULT_POLICY = "greedy"
 GREEDY_RANDOM = 4
+#: The share of the greedy policy's moves that are random (one draw of ``random()``: a
+#: quarter of ``randrange``'s cost, and a turn of a playout draws it every time).
+RANDOM_SHARE = 1 / GREEDY_RANDOM
 #: Endings of two players with at most this many cards between them are solved exactly.
 EXACT_CARDS = 6
 #: A seed's deals and choices are drawn from ``seed * SEED_STRIDE + playout``.
@@ -93,7 +96,7 @@ _THREES = INDEX_MASK[0]
 
 
 def _greedy_2011(state: g.GameState, seat: int, rng: random.Random) -> Move:
-    if rng.randrange(GREEDY_RANDOM) == 0:
+    if rng.random() < RANDOM_SHARE:
         return _random_2011(state, seat, rng)
     hand = state.hands[seat]
     table = state.table
@@ -122,12 +125,13 @@ def _strength(m: u.Move, revolution: bool) -> int:
 
 
 def _greedy_uecda(state: UecdaGame, seat: int, rng: random.Random) -> Move:
-    if rng.randrange(GREEDY_RANDOM) == 0:
+    if rng.random() < RANDOM_SHARE:
         return _random_uecda(state, seat, rng)
     options = legal_moves(state, seat)
     if not options:
         return None
-    top = 1 if state.revolution else 13
+    revolution = state.reversed_strength  # a revolution or an 11-back, not both
+    top = 1 if revolution else 13
     cheap = [
         m
         for m in options
@@ -138,7 +142,6 @@ def _greedy_uecda(state: UecdaGame, seat: int, rng: random.Random) -> Move:
         if state.stage is not None and state.hands[seat].bit_count() > 3:
             return None
         cheap = list(options)
-    revolution = state.revolution
     return min(cheap, key=lambda m: (_strength(m, revolution), -m.size))
 
 
@@ -156,13 +159,17 @@ def playout(
     """Play ``state`` (a turn open, or the game over) to its end: ``seat``'s points and rank."""
     uecda = isinstance(state, UecdaGame)
     choose = _POLICY[policy, uecda]
+    two_left = len(state.hands) - 2  # empty hands when two players are left
     while is_open(state):
         hands = state.hands
-        if exact_cards and hands[seat]:
-            left = [s for s, h in enumerate(hands) if h]
-            if len(left) == 2 and sum(h.bit_count() for h in hands) <= exact_cards:
-                other = left[0] if left[1] == seat else left[1]
-                return ending_value(state, seat, other, memo)
+        if (
+            exact_cards
+            and hands[seat]
+            and hands.count(0) == two_left
+            and sum(h.bit_count() for h in hands) <= exact_cards
+        ):
+            other = next(s for s, h in enumerate(hands) if h and s != seat)
+            return ending_value(state, seat, other, memo)
         turn = state.turn
         state = apply(state, turn, choose(state, turn, rng))
     if uecda and state.phase == u.DRAW:
