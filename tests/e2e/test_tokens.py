@@ -36,9 +36,12 @@ def test_python_m_bots_plays_with_a_token_over_http_and_the_socket(server):
             # seeded: the same deal and house moves every run (unseeded, the greedy sample
             # met a deal now and then where it misses: a forbidden finish)
             data={
-                "name": "tia", "password": "tia-pw", "games": "1", "time_limit": "30",
+                "name": "tia",
+                "password": "tia-pw",
+                "games": "1",
+                "time_limit": "30",
                 "seed": "tokens-1",
-            },  # fmt: skip
+            },
         )
         assert practice.status_code == 200, practice.text
         made = {}

@@ -36,7 +36,9 @@ pytestmark = pytest.mark.e2e
 #: The lines ``--watch`` prints: the site before the clients come, the place once it is made.
 SITE = re.compile(r"^uecda_match: watch at (http://127\.0\.0\.1:\d+)/ \(")
 PAGE = re.compile(r"^uecda_match: watch at (http://127\.0\.0\.1:\d+/places/(\d+)/)$")
-LISTENING = re.compile(r"^uecda_match: listening on 127\.0\.0\.1:(\d+), \d+ games by the \S+ rules$")
+LISTENING = re.compile(
+    r"^uecda_match: listening on 127\.0\.0\.1:(\d+), \d+ games by the \S+ rules$"
+)
 STAYS = re.compile(r"^uecda_match: the match is over; its pages stay at \S+ (.+)$")
 
 
