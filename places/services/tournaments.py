@@ -165,7 +165,7 @@ def create_tournament(
             tournament.entrants.model(tournament=tournament, user=users[name], no=no)
             for no, name in enumerate(usernames)
         )
-        if rules == UECDA_NAME:
+        if profile == UECDA_NAME:
             give_entrant_codes(tournament)
         for table in tables:
             deals = table.deal if table.deal is not None else table.no

@@ -13,7 +13,16 @@ from places import dealer, errors, services
 from places.engine.place import points_for
 from places.engine.replay import Replayed, replay_records
 from places.engine.schedule import duplicate, round_robin
-from places.models import Game, Hand, Place, Rank, Rating, RatingChange, Tournament
+from places.models import (
+    EntrantCode,
+    Game,
+    Hand,
+    Place,
+    Rank,
+    Rating,
+    RatingChange,
+    Tournament,
+)
 from places.reads import records
 from places.reads.tournaments import tournament as read_tournament
 from places.services import house
@@ -261,6 +270,8 @@ def test_a_uecda_tournament_of_a_variant_makes_every_table_of_it():
     assert places.exists()
     assert {(p.rules, p.variant) for p in places} == {("uecda", "6reverse+11back")}
     assert all(p.game_rules.eleven_back and p.game_rules.six_reverse for p in places)
+    # its entrants' clients are seated by their codes, as in a tournament of the profile
+    assert EntrantCode.objects.filter(entrant__tournament=t).count() == 5
     with pytest.raises(errors.Refused) as refused:
         services.create_tournament("Bad", names, rules="uecda+13back")
     assert refused.value.code == errors.INVALID_TOURNAMENT
