@@ -299,8 +299,10 @@ def parse_cells(text: str) -> tuple[int, int]:
 
 
 def cards_of_cells(ones: int, twos: int) -> int:
-    """The cards of a table: its real cards, and the joker if any cell holds a ``2``."""
-    mask = JOKER_BIT if twos else 0
+    """The cards of a table: its real cards, and the joker if any cell holds a ``2``. A
+    ``1`` in a joker-only cell gives bit 0, never in a hand, and so do two ``2`` cells
+    (tndhms counts them as an error, or as two cards): such a table is no hand's subset."""
+    mask = (JOKER_BIT if twos else 0) | (1 if twos & (twos - 1) else 0)
     while ones:
         b = ones & -ones
         mask |= 1 << CARD_OF_CELL[b.bit_length() - 1]

@@ -517,8 +517,9 @@ async def play_match(
                 else:
                     data = await clock.read(s, rich)  # late: the strongest, as tndhms
                     if data is not None:
-                        choices[i] = w.cards_of_bytes(data, s.protocol)
-                        erased[i] = u.erased_by(*w.cells_of_bytes(data, s.protocol))
+                        cells = w.cells_of_bytes(data, s.protocol)
+                        choices[i] = u.cards_of_cells(*cells)
+                        erased[i] = u.erased_by(*cells)
         g, exchanges = u.start_game(deal, rules, *choices, (erased[0], erased[1]))
         if watch is not None:
             watch.started(g, exchanges)

@@ -364,26 +364,9 @@ def table_of_move(move: u.Move | None) -> list[int]:
     return table
 
 
-def _cards(ones: int, twos: int) -> int:
-    """The cards of cells (a joker-only cell gives no card: bit 0, never in a hand; so
-    do two jokers, which tndhms counts as an error, or as two cards)."""
-    mask = (u.JOKER_BIT if twos else 0) | (1 if twos & (twos - 1) else 0)
-    while ones:
-        b = ones & -ones
-        cid = u.CARD_OF_CELL[b.bit_length() - 1]
-        mask |= 1 << (cid or 0)
-        ones ^= b
-    return mask
-
-
 def cards_of_table(table: Sequence[int]) -> int:
     """The cards a rich player's exchange table gives (or a hand table holds)."""
-    return _cards(*cells_of_table(table))
-
-
-def cards_of_bytes(data: bytes, protocol: Protocol = PROTOCOL_20070) -> int:
-    """:func:`cards_of_table` of a table as it came."""
-    return _cards(*cells_of_bytes(data, protocol))
+    return u.cards_of_cells(*cells_of_table(table))
 
 
 @lru_cache(maxsize=4096)

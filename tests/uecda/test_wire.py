@@ -280,7 +280,7 @@ def test_20140_a_delivery_table_with_the_joker_in_33_characters():
     )
     assert len(data) == w.STRING_CHARS == w.table_bytes(V20140)
     assert w.decode(data, V20140) == table
-    assert w.cards_of_bytes(data, V20140) == hand
+    assert u.cards_of_cells(*w.cells_of_bytes(data, V20140)) == hand
 
 
 def test_20140_sends_what_20070_sends_as_0_the_poor_s_cards_to_give():
@@ -389,7 +389,7 @@ def test_20140_a_malformed_message_is_refused_and_reads_as_a_pass(data):
         w.decode(data, V20140)
     assert w.cells_of_bytes(data, V20140) == (0, 0)
     assert w.move_of_bytes(data, V20140).kind == u.PASS
-    assert w.cards_of_bytes(data, V20140) == 0
+    assert u.cards_of_cells(*w.cells_of_bytes(data, V20140)) == 0
 
 
 def test_20140_a_submission_s_rows_5_and_6_are_ignored_whatever_they_hold():
