@@ -105,11 +105,11 @@ def user_accuracy(name: str) -> list[tuple[str, Accuracy]]:
         .values_list("game__place_id", "game__no", "game__place__rules", "result")
         .order_by("game__place_id", "game__no")
     )
-    public: dict[int, int] = {}
+    rows = list(analysed)
+    places = Place.objects.in_bulk({place_id for place_id, *_ in rows})
+    public = {place_id: disclosure(place).public for place_id, place in places.items()}
     by_rules: dict[str, list[dict]] = {}
-    for place_id, no, rules, result in analysed:
-        if place_id not in public:
-            public[place_id] = disclosure(Place.objects.get(pk=place_id)).public
+    for place_id, no, rules, result in rows:
         if no <= public[place_id]:
             by_rules.setdefault(rules, []).append(result)
     books = sorted(by_rules, key=lambda rules: rules != DAIHINMIN_2011_NAME)
