@@ -89,8 +89,9 @@ def check_practice(
     time_bank: float = 0.0,
     rated: bool = DEFAULT_RATED,
     rules: str = DAIHINMIN_2011_NAME,
-) -> None:
-    """Refuse settings a practice may not have (``INVALID_PARAMETER``, ``UNKNOWN_STRATEGY``).
+) -> str:
+    """Refuse settings a practice may not have (``INVALID_PARAMETER``, ``UNKNOWN_STRATEGY``);
+    returns the rules profile (``rules`` may name a variant of it).
 
     A rated practice has no seed of the player's: a chosen seed deals the same hands and
     plays the same house moves again, so its games could be learnt by heart and the
@@ -109,12 +110,11 @@ def check_practice(
         raise errors.Refused(
             errors.INVALID_PARAMETER, f"rules: {' or '.join(PRACTICE_RULES)}, not {rules[:40]!r}"
         )
-    rules = profile
-    if rules == UECDA_NAME and not (settings.UECDA_PUBLIC_PORT or settings.UECDA_PORT):
+    if profile == UECDA_NAME and not (settings.UECDA_PUBLIC_PORT or settings.UECDA_PORT):
         raise errors.Refused(
             errors.INVALID_PARAMETER, "rules: this server has no UECda port (UECDA_PORT)"
         )
-    check = check_strategy if rules == DAIHINMIN_2011_NAME else check_uecda_strategy
+    check = check_strategy if profile == DAIHINMIN_2011_NAME else check_uecda_strategy
     for name in bots:
         check(name)
     problems = []
@@ -132,6 +132,7 @@ def check_practice(
         problems.append("rated: a practice with a chosen seed is unrated; leave out the seed")
     if problems:
         raise errors.Refused(errors.INVALID_PARAMETER, "; ".join(problems))
+    return profile
 
 
 def practices_of(user_id: int) -> QuerySet[Place]:
@@ -254,8 +255,8 @@ def start_practice(
     (``places/uecda/shared.py``); one no client joined within ``UECDA_PRACTICE_WAIT``
     seconds is aborted here, when the user asks for another.
     """
-    check_practice(bots, game_count, pace, time_limit, seed, time_bank, rated, rules)
-    uecda = profile_and_variant(rules)[0] == UECDA_NAME
+    profile = check_practice(bots, game_count, pace, time_limit, seed, time_bank, rated, rules)
+    uecda = profile == UECDA_NAME
     users = get_user_model()
     with transaction.atomic():
         # the user's row, locked: two practices at once count each other
