@@ -25,6 +25,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from places import services
+from places.engine.rules import label_of
 from places.errors import Refused
 from places.models import (
     PLAYERS_PER_PLACE,
@@ -396,8 +397,7 @@ class TournamentForm(forms.ModelForm):
             return data
         names = [n.strip() for n in data.get("entrant_names", "").splitlines() if n.strip()]
         settings = {k: data[k] for k in TOURNAMENT_SETTINGS if k in data}
-        variant = data.get("variant", "").strip()
-        settings["rules"] = f"{data['rules']}+{variant}" if variant else data["rules"]
+        settings["rules"] = label_of(data["rules"], data.get("variant", "").strip())
         try:
             self.created = services.create_tournament(data.get("title", ""), names, **settings)
         except Refused as e:

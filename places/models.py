@@ -14,7 +14,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME, Rules, rules_of
+from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME, Rules, label_of, rules_of
 from places.wire import records
 
 PLAYERS_PER_PLACE = 5
@@ -51,7 +51,7 @@ class PlayedBy:
     @property
     def rules_label(self) -> str:
         """``uecda+6reverse+11back``: the profile and the variant, as pages and records name it."""
-        return f"{self.rules}+{self.variant}" if self.variant else self.rules
+        return label_of(self.rules, self.variant)
 
 
 def rules_field() -> models.CharField:

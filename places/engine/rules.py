@@ -124,8 +124,7 @@ class Rules:
     @property
     def label(self) -> str:
         """The profile's name and the variant's tokens: what :func:`rules_named` reads."""
-        variant = self.variant
-        return f"{self.name}+{variant}" if variant else self.name
+        return label_of(self.name, self.variant)
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,9 +190,14 @@ PROFILES: dict[str, Rules] = {DAIHINMIN_2011_NAME: DAIHINMIN_2011, UECDA_NAME: U
 DEFAULT = DAIHINMIN_2011
 
 
+def label_of(profile: str, variant: str) -> str:
+    """The label of a profile's variant (``uecda+11back``), the profile's name for none."""
+    return f"{profile}+{variant}" if variant else profile
+
+
 def rules_of(profile: str, variant: str = "") -> Rules:
     """The rules of a place, a tournament or a record: its profile and its variant."""
-    return rules_named(f"{profile}+{variant}" if variant else profile)
+    return rules_named(label_of(profile, variant))
 
 
 def profile_and_variant(label: str) -> tuple[str, str]:
