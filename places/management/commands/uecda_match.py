@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import errno
 import secrets
-import sys
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -28,7 +27,7 @@ from places.errors import Refused
 from places.management.base import OneLineCommand, refused
 from places.realtime.between import run_stepping
 from places.uecda.match import POLL_SECONDS, PORT, serve_match
-from places.uecda.watch_pages import WatchPages
+from places.uecda.watch_pages import WatchPages, say
 
 
 def run_loop(main: Coroutine, pages: WatchPages | None = None) -> Any:
@@ -161,12 +160,7 @@ class Command(OneLineCommand):
         seed = seed if seed is not None else secrets.token_hex(8)
 
         def ready(bound: int) -> None:
-            print(
-                f"uecda_match: listening on {host}:{bound}, {games} games by the "
-                f"{played.label} rules",
-                file=sys.stderr,
-                flush=True,
-            )
+            say(f"listening on {host}:{bound}, {games} games by the {played.label} rules")
 
         def over(result: tuple[int, float]) -> None:
             """The last line of the match (with ``--watch``: at its end, before the pages stay)."""
