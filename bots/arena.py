@@ -43,7 +43,7 @@ from places.engine import place as pl
 from places.engine import uecda as u
 from places.engine.cards import DECK_MASK, mask_of
 from places.engine.deal import game_rng
-from places.engine.infoset import InfoSet, observe
+from places.engine.infoset import InfoSet, exchange_seen, observe
 from places.engine.rules import DAIHINMIN_2011_NAME, UECDA, Rules, UnknownRules, rules_named
 from places.engine.uecda_legal import legal_moves
 
@@ -201,13 +201,13 @@ def play_uecda_place(
                 rich = deal.exchange_ranks.index(rank)
                 choices[i] = uecda_give(strategies[rich], paid[rich], n)
         g, exchanges = u.start_game(deal, rules, *choices)
-        given: list[list[tuple[int, int]]] = [[] for _ in range(PLAYERS)]
-        for x in exchanges:
-            given[x.giver].append((x.receiver, x.cards))
+        given, paid = exchange_seen(
+            PLAYERS, ((x.giver, x.receiver, x.cards) for x in exchanges), deal.exchange_ranks
+        )
         played = 0  # the cards played this game: public
         while g.phase == u.TURN:
             p = g.turn
-            info = observe(g, p, played, given[p])
+            info = observe(g, p, played, given[p], paid[p])
             moves = legal_moves(g, p)
             view = UecdaView(g.hands[p], g.stage, g.reversed_strength, g.locked, moves, info)
             answer = _uecda_answer(strategies[p], view)

@@ -40,6 +40,7 @@ from places.engine.infoset import InfoSet
 from places.engine.legal import legal_plays
 from places.engine.plays import Kind, Play
 from places.engine.rules import UECDA
+from places.engine.uecda_stock import in_combination, precious, stock_move, strength
 
 Strategy = Callable[[int, "Play | None", bool], "int | None"]
 
@@ -186,17 +187,40 @@ class Budget:
         raise ValueError(f"montecarlo@{text[:20]}: a budget is playouts (500) or time (100ms)")
 
 
+#: A decision of more candidates than this leaves out those that spend the joker in a
+#: group or a stair, but for a finish: most of a big lead's candidates, seldom its best.
+MONTECARLO_WIDE = 12
+
+
+def _joker_in_combination(move: ev.Move, hand: int) -> bool:
+    """The move spends the joker in a group or stair, and does not empty the hand."""
+    if move is None:
+        return False
+    if isinstance(move, u.Move):
+        return bool(move.twos) and move.kind in (u.GROUP, u.STAIR) and move.cards != hand
+    return bool(move & JOKER_MASK) and move.bit_count() > 1 and move != hand
+
+
+def plausible(moves: Sequence[ev.Move], hand: int) -> list[ev.Move]:
+    """The candidates worth a bot's playouts: all of them, unless there are more than
+    :data:`MONTECARLO_WIDE`; then those that keep the joker out of a combination."""
+    if len(moves) <= MONTECARLO_WIDE:
+        return list(moves)
+    return [m for m in moves if not _joker_in_combination(m, hand)]
+
+
 def decide_by_playouts(info: InfoSet, budget: Budget, seed: int) -> ev.Move:
-    """The move of most expected points in the information set, within the budget."""
-    moves = ev.candidates(info)
+    """The move of most expected points in the information set, within the budget,
+    among the :func:`plausible` ones."""
+    moves = plausible(ev.candidates(info), info.hand)
     if len(moves) == 1:
         return moves[0]
     if budget.ms is not None:
         deadline = time.perf_counter() + budget.ms / 1000
-        found = ev.evaluate(info, 1_000_000, seed, deadline=deadline)
+        found = ev.evaluate(info, 1_000_000, seed, deadline=deadline, race=True, among=moves)
     else:
         deals = max(MONTECARLO_MIN_DEALS, budget.playouts // len(moves))
-        found = ev.evaluate(info, deals, seed)
+        found = ev.evaluate(info, deals, seed, among=moves)
     return ev.best(found).move
 
 
@@ -308,24 +332,6 @@ class UecdaView:
 
 UecdaStrategy = Callable[[UecdaView], "u.Move | None"]
 
-#: Column of the 2s and of the 3s in tndhms's table: the strongest number in force.
-_COLUMN_2, _COLUMN_3 = 13, 1
-
-
-def _uecda_strength(m: u.Move, revolution: bool) -> int:
-    """Stronger is higher: the column (reversed in a revolution); a lone joker above all."""
-    if m.kind == u.JOKER_SINGLE:
-        return 100
-    high = m.low + m.size - 1 if m.kind == u.STAIR else m.low
-    return 14 - high if revolution else m.low
-
-
-def _uecda_precious(m: u.Move, revolution: bool) -> bool:
-    """A move that spends the joker or the strongest number in force."""
-    top = _COLUMN_3 if revolution else _COLUMN_2
-    columns = m.size if m.kind == u.STAIR else 1
-    return bool(m.twos or m.kind == u.JOKER_SINGLE or m.low <= top < m.low + columns)
-
 
 def uecda_random_player(seed: int | None = None) -> UecdaStrategy:
     rng = _random.Random(seed)
@@ -347,12 +353,10 @@ def uecda_greedy_player(seed: int | None = None) -> UecdaStrategy:
     def choose(view: UecdaView) -> u.Move | None:
         if not view.moves:
             return None
-        cheap = [m for m in view.moves if not _uecda_precious(m, view.revolution)]
+        cheap = [m for m in view.moves if not precious(m, view.revolution)]
         if not cheap and view.stage is not None and view.hand.bit_count() > 3:
             return None
-        return min(
-            cheap or view.moves, key=lambda m: (_uecda_strength(m, view.revolution), -m.size)
-        )
+        return min(cheap or view.moves, key=lambda m: (strength(m, view.revolution), -m.size))
 
     return choose
 
@@ -367,58 +371,22 @@ def uecda_shedder_player(seed: int | None = None) -> UecdaStrategy:
         finishing = [m for m in view.moves if m.cards == view.hand]
         if finishing:
             return finishing[0]
-        cheap = [m for m in view.moves if not _uecda_precious(m, view.revolution)]
+        cheap = [m for m in view.moves if not precious(m, view.revolution)]
         if not cheap:
             if view.stage is not None and view.hand.bit_count() > 4:
                 return None
             cheap = list(view.moves)
-        return min(cheap, key=lambda m: (-m.size, _uecda_strength(m, view.revolution)))
+        return min(cheap, key=lambda m: (-m.size, strength(m, view.revolution)))
 
     return choose
 
 
-def _in_combination(hand: int, cid: int) -> bool:
-    """The card is part of a pair (its column) or a stair of three (its suit's row)."""
-    col = u.column_of(cid)
-    row = u.MARK[cid] - 1
-    held = [1 <= c <= 13 and bool(hand >> u.card_of(row, c) & 1) for c in range(col - 2, col + 3)]
-    stair = any(all(held[i : i + 3]) for i in range(3))
-    pair = sum(hand >> u.card_of(r, col) & 1 for r in range(4)) >= 2
-    return pair or stair
-
-
 def uecda_stock_player(seed: int | None = None) -> UecdaStrategy:
-    """The stock C client's choices (``client/daihinmin.c`` 0.21), among the moves tndhms
-    accepts: leading, its longest stair, else its largest group, else its weakest
-    single (the joker alone last), real cards before the joker; following a single,
-    its weakest single that breaks no pair or stair, else the joker, else a pass;
-    following a group or stair, the weakest that beats it, real cards first. "Weakest"
-    is in the order in force. It gives back its weakest cards."""
+    """The stock C client's choices (``places.engine.uecda_stock.stock_move``); it gives
+    back its weakest cards."""
 
     def choose(view: UecdaView) -> u.Move | None:
-        moves = view.moves
-        if not moves:
-            return None
-        rev = view.revolution
-        real = [m for m in moves if not m.twos and m.kind != u.JOKER_SINGLE]
-        if view.stage is None:
-            for kind in (u.STAIR, u.GROUP):
-                for pool in (real, moves):
-                    shaped = [m for m in pool if m.kind == kind]
-                    if shaped:
-                        return min(shaped, key=lambda m: (-m.size, _uecda_strength(m, rev)))
-            singles = [m for m in real if m.kind == u.SINGLE]
-            return min(singles, key=lambda m: _uecda_strength(m, rev)) if singles else moves[0]
-        if view.stage.kind in (u.SINGLE, u.JOKER_SINGLE):
-            loose = [
-                m
-                for m in real
-                if m.kind == u.SINGLE and not _in_combination(view.hand, m.cards.bit_length() - 1)
-            ]
-            if loose:
-                return min(loose, key=lambda m: _uecda_strength(m, rev))
-            return next((m for m in moves if m.kind == u.JOKER_SINGLE), None)
-        return min(real or moves, key=lambda m: _uecda_strength(m, rev))
+        return stock_move(view.hand, view.stage, view.moves, view.revolution)
 
     return choose
 
@@ -451,9 +419,30 @@ def guessed_uecda(view: UecdaView) -> InfoSet:
     return _with_counts(position, hand, unseen, counts)
 
 
+#: The strongest column a rich player gives back while it has a loose card: the 10s.
+LOOSE_GIVE_TOP = 8
+
+
+def give_loose(hand: int, n: int) -> int:
+    """The ``n`` cards a rich player gives back, keeping its hand's shape: its weakest
+    cards up to the 10s that are in no pair or stair and are no 8 (which cuts a
+    trick), weakest first; then its weakest cards."""
+    out = 0
+    for cid in reversed(u.STRONG_ORDER):
+        if n == 0:
+            return out
+        col = u.column_of(cid)
+        if col > LOOSE_GIVE_TOP:
+            break
+        if hand >> cid & 1 and col != u.EIGHT_COLUMN and not in_combination(hand, cid):
+            out |= 1 << cid
+            n -= 1
+    return out | u.weakest(hand & ~out, n)
+
+
 def uecda_montecarlo_player(seed: int | None = None, budget: Budget | None = None) -> UecdaStrategy:
-    """Determinized Monte Carlo on the uecda rules (as ``montecarlo``); it gives back
-    its weakest cards in the exchange."""
+    """Determinized Monte Carlo on the uecda rules (as ``montecarlo``); in the exchange
+    it gives back its loose weak cards (:func:`give_loose`)."""
     rng = _random.Random(seed)
     spend = budget or Budget()
 
@@ -461,6 +450,7 @@ def uecda_montecarlo_player(seed: int | None = None, budget: Budget | None = Non
         info = view.info or guessed_uecda(view)
         return decide_by_playouts(info, spend, rng.getrandbits(32))
 
+    choose.give = give_loose  # type: ignore[attr-defined]
     return choose
 
 

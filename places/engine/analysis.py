@@ -31,9 +31,9 @@ from dataclasses import dataclass
 
 from . import uecda as u
 from .cards import format_card, parse_card, sorted_ids
-from .evaluate import DEFAULT_POLICY, Candidate, candidates, evaluate
+from .evaluate import Candidate, candidates, default_policy, evaluate
 from .game import OVER, act, advance, new_game, time_out
-from .infoset import InfoSet, observe
+from .infoset import InfoSet, exchange_seen, observe
 from .replay import TIMEOUT, starting_hands
 from .uecda_record import mask_of_written, record_rules, written
 
@@ -60,9 +60,14 @@ class Decision:
     judged: bool  # False for a miss or a timeout: no legal move was played
 
 
+def _uecda(record: Mapping) -> bool:
+    """A record of the UECda rules (its version 2 format)."""
+    return record.get("version") == 2
+
+
 def decisions(record: Mapping) -> Iterator[Decision]:
     """Every turn of a finished game's record with its player's information set."""
-    if record.get("version") == 2:
+    if _uecda(record):
         yield from _decisions_uecda(record)
     else:
         yield from _decisions_2011(record)
@@ -96,16 +101,18 @@ def _decisions_2011(record: Mapping) -> Iterator[Decision]:
 def _decisions_uecda(record: Mapping) -> Iterator[Decision]:
     rules = record_rules(record)
     hands = tuple(mask_of_written(h) for h in record["hands"])
-    given: list[list[tuple[int, int]]] = [[] for _ in hands]
-    for x in record["exchange"]:
-        given[x["from"]].append((x["to"], mask_of_written(x["cards"])))
+    given, paid = exchange_seen(
+        len(hands),
+        ((x["from"], x["to"], mask_of_written(x["cards"])) for x in record["exchange"]),
+        record["ranks_before"] if record["exchange"] else None,
+    )
     g = u.new_game(rules, hands, record["seats"])
     played = 0
     for action in record["actions"]:
         if g.phase != u.TURN:
             return
         p = g.turn
-        info = observe(g, p, played, given[p])
+        info = observe(g, p, played, given[p], paid[p])
         move = u.move_of_text(action["table"])
         g, out = u.submit(g, p, move)
         # a table tndhms refuses is a pass, as the engine judged it
@@ -220,7 +227,7 @@ def analyse(
         "place": record["place"]["id"],
         "game": record["game"],
         "playouts": playouts,
-        "policy": DEFAULT_POLICY,
+        "policy": default_policy(_uecda(record)),
         "thresholds": {"noise_errors": NOISE_ERRORS, **{m: least for m, least in MARKS}},
         "decisions": rows,
         "players": _players(names, rows),

@@ -35,18 +35,27 @@ from .legal import legal_plays
 from .solve import Move, Position, apply, ending_value, is_open, moves, points_for
 from .uecda import UecdaGame
 from .uecda_legal import legal_moves
+from .uecda_stock import stock_move, strength
 
 #: Playout policies: ``random`` picks uniformly among the legal moves and the pass;
 #: ``greedy`` mostly plays the weakest move that spends no joker or strongest number
-#: (a random move one time in :data:`GREEDY_RANDOM`).
-POLICIES = ("random", "greedy")
-DEFAULT_POLICY = "greedy"
+#: (a random move one time in :data:`GREEDY_RANDOM`); ``stock`` (UECda only) mostly
+#: plays as the stock client does (:func:`.uecda_stock.stock_move`), as random as greedy.
+POLICIES = ("random", "greedy", "stock")
+#: Each profile's policy by default (2011: ``greedy``; UECda: ``stock``, where it won
+#: ``montecarlo`` 0.3 points a game more than ``greedy`` against stock clients).
+DEFAULT_POLICY, DEFAULT_UECDA_POLICY = "greedy", "stock"
 GREEDY_RANDOM = 4
 #: The share of the greedy policy's moves that are random (one draw of ``random()``: a
 #: quarter of ``randrange``'s cost, and a turn of a playout draws it every time).
 RANDOM_SHARE = 1 / GREEDY_RANDOM
 #: Endings of two players with at most this many cards between them are solved exactly.
 EXACT_CARDS = 6
+#: A racing decision (a bot's) races its candidates (:func:`_racing`) every this many deals, from
+#: this many playouts each, dropping those this many standard errors behind.
+RACE_EVERY = 4
+RACE_FROM = 12
+RACE_Z = 2.0
 #: A seed's deals and choices are drawn from ``seed * SEED_STRIDE + playout``.
 SEED_STRIDE = 1_000_003
 
@@ -118,12 +127,6 @@ def _random_uecda(state: UecdaGame, seat: int, rng: random.Random) -> Move:
     return options[i] if i < len(options) else None
 
 
-def _strength(m: u.Move, revolution: bool) -> int:
-    if m.kind == u.JOKER_SINGLE:
-        return 100
-    return 14 - (m.low + m.size - 1 if m.kind == u.STAIR else m.low) if revolution else m.low
-
-
 def _greedy_uecda(state: UecdaGame, seat: int, rng: random.Random) -> Move:
     if rng.random() < RANDOM_SHARE:
         return _random_uecda(state, seat, rng)
@@ -142,7 +145,15 @@ def _greedy_uecda(state: UecdaGame, seat: int, rng: random.Random) -> Move:
         if state.stage is not None and state.hands[seat].bit_count() > 3:
             return None
         cheap = list(options)
-    return min(cheap, key=lambda m: (_strength(m, revolution), -m.size))
+    return min(cheap, key=lambda m: (strength(m, revolution), -m.size))
+
+
+def _stock_uecda(state: UecdaGame, seat: int, rng: random.Random) -> Move:
+    if rng.random() < RANDOM_SHARE:
+        return _random_uecda(state, seat, rng)
+    return stock_move(
+        state.hands[seat], state.stage, legal_moves(state, seat), state.reversed_strength
+    )
 
 
 _POLICY = {
@@ -150,7 +161,13 @@ _POLICY = {
     ("greedy", False): _greedy_2011,
     ("random", True): _random_uecda,
     ("greedy", True): _greedy_uecda,
+    ("stock", True): _stock_uecda,
 }
+
+
+def default_policy(uecda: bool) -> str:
+    """The playout policy of a profile by default (``uecda``: the UECda rules)."""
+    return DEFAULT_UECDA_POLICY if uecda else DEFAULT_POLICY
 
 
 def playout(
@@ -191,21 +208,28 @@ def run_playouts(
     policy: str,
     exact_cards: int,
     deadline: float | None = None,
+    race: bool = False,
 ) -> Sums:
     """Playouts ``first`` … ``first + count - 1`` of every candidate (each playout a
     deal of its own, shared by the candidates); stops early at ``deadline``
-    (``time.perf_counter()``), after a whole deal."""
+    (``time.perf_counter()``), after a whole deal; with ``race``, stops playing out
+    the candidates clearly behind (:func:`_racing`)."""
     sums = [[0.0] * 5 for _ in moves_]
+    alive = list(range(len(moves_)))
     seat = info.seat
     memo: dict = {}
     for i in range(first, first + count):
         if deadline is not None and i > first and time.perf_counter() >= deadline:
             break
+        if race and (i - first) % RACE_EVERY == 0:
+            alive = _racing(sums, alive)
         deal_seed = seed * SEED_STRIDE + i
         start = with_hands(info, deal_hidden(info, random.Random(deal_seed)))
-        for c, move in enumerate(moves_):
+        for c in alive:
             rng = random.Random(deal_seed)
-            points, rank = playout(apply(start, seat, move), seat, policy, rng, exact_cards, memo)
+            points, rank = playout(
+                apply(start, seat, moves_[c]), seat, policy, rng, exact_cards, memo
+            )
             s = sums[c]
             s[0] += 1
             s[1] += points
@@ -213,6 +237,20 @@ def run_playouts(
             s[3] += rank
             s[4] += rank * rank
     return sums
+
+
+def _racing(sums: Sums, alive: list[int]) -> list[int]:
+    """The candidates still worth playing out under a time budget: once each has
+    :data:`RACE_FROM` playouts, those whose points are not below the leader's by more
+    than :data:`RACE_Z` standard errors of the difference. A bot's time goes to the
+    moves that could still be best."""
+    if len(alive) < 2 or sums[alive[0]][0] < RACE_FROM:
+        return alive
+    stats = {c: _mean_se(*sums[c][:3]) for c in alive}
+    lead_mean, lead_se = max(stats.values())
+    return [
+        c for c in alive if stats[c][0] + RACE_Z * math.hypot(stats[c][1], lead_se) >= lead_mean
+    ]
 
 
 def _mean_se(n: float, total: float, squares: float) -> tuple[float, float]:
@@ -236,28 +274,39 @@ def evaluate(
     info: InfoSet,
     playouts: int = 1000,
     seed: int = 0,
-    policy: str = DEFAULT_POLICY,
+    policy: str | None = None,
     exact_cards: int = EXACT_CARDS,
     pool: Executor | None = None,
     workers: int = 2,
     deadline: float | None = None,
+    race: bool = False,
+    among: Sequence[Move] | None = None,
 ) -> list[Candidate]:
     """Every candidate of the seat's decision, from ``playouts`` playouts each.
 
     With ``pool`` the playouts are shared among ``workers`` processes of it (the
     numbers are the same as without). ``deadline`` stops early (a bot's time
-    budget): then each candidate has as many playouts as the time allowed.
+    budget): then each candidate has as many playouts as the time allowed. With
+    ``race`` the candidates clearly behind get fewer (:func:`_racing`; in one
+    process). ``policy``: the profile's default when None. ``among``: the
+    candidates to evaluate, some of the seat's legal moves (all when None).
     """
     _check(info)
-    if policy not in POLICIES:
+    policy = policy or default_policy(info.uecda)
+    if (policy, info.uecda) not in _POLICY:
         raise ValueError(f"unknown playout policy {policy!r}: one of {', '.join(POLICIES)}")
     moves_ = candidates(info)
+    if among is not None:
+        if not among or any(m not in moves_ for m in among):
+            raise ValueError("among: not some of the seat's legal moves")
+        moves_ = list(among)
     if len(moves_) == 1 or playouts < 1:
         sums = run_playouts(info, moves_, 0, max(playouts, 1), seed, policy, exact_cards, deadline)
         return summarize(moves_, sums)
-    if pool is None or workers < 2 or deadline is not None:
+    if pool is None or workers < 2 or deadline is not None or race:
         return summarize(
-            moves_, run_playouts(info, moves_, 0, playouts, seed, policy, exact_cards, deadline)
+            moves_,
+            run_playouts(info, moves_, 0, playouts, seed, policy, exact_cards, deadline, race),
         )
     share = -(-playouts // workers)
     futures = [
@@ -282,5 +331,7 @@ def evaluate(
 
 
 def best(found: Sequence[Candidate]) -> Candidate:
-    """The candidate of most points (the first listed among equals)."""
-    return max(found, key=lambda c: c.points)
+    """The candidate of most points among the most played out (a race under a time
+    budget leaves the others behind; the first listed among equals)."""
+    most = max(c.playouts for c in found)
+    return max((c for c in found if c.playouts == most), key=lambda c: c.points)

@@ -736,6 +736,20 @@ def strongest(hand: int, n: int) -> int:
     return out
 
 
+def stronger_than(cards: int) -> int:
+    """Every card before the last of ``cards`` in the exchange order, ``cards`` aside:
+    a player who gave ``cards`` as its strongest held none of them."""
+    out = 0
+    for cid in STRONG_ORDER:
+        if cards >> cid & 1:
+            cards &= ~(1 << cid)
+            if not cards:
+                return out
+        else:
+            out |= 1 << cid
+    return out
+
+
 def weakest(hand: int, n: int) -> int:
     """The ``n`` weakest cards (the reverse of the exchange order)."""
     out = 0

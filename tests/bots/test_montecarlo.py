@@ -6,16 +6,20 @@ import pytest
 
 from bots.arena import Run, play_place, play_uecda_place
 from bots.strategies import (
+    MONTECARLO_WIDE,
     STRATEGIES,
     UECDA_STRATEGIES,
     Budget,
     UecdaView,
+    give_loose,
+    plausible,
     resolve,
     resolve_uecda,
 )
 from places.engine import uecda as u
 from places.engine.legal import legal_plays
 from places.engine.rules import UECDA, UECDA_NAME
+from places.engine.uecda_legal import leads
 
 FAST = "montecarlo@40"  # 40 playouts a decision: repeatable, quick
 
@@ -92,3 +96,39 @@ def test_it_beats_random_players_over_a_seeded_set(rules: str) -> None:
     mc, *randoms = run.play()
     mean_random = sum(sum(e.points) for e in randoms) / sum(e.games for e in randoms)
     assert mc.interval().mean > mean_random + 1
+
+
+def cards(*cells: tuple[int, int]) -> int:
+    """A mask of real cards by (row, column): row 0 ♠ … 3 ♣, column 1 the 3s … 13 the 2s."""
+    return sum(1 << u.card_of(row, col) for row, col in cells)
+
+
+def test_a_rich_montecarlo_gives_back_loose_weak_cards_and_keeps_its_shape() -> None:
+    give = resolve_uecda(FAST, 1).give  # type: ignore[attr-defined]
+    assert give is give_loose
+    pair_of_3s = cards((0, 1), (1, 1))
+    stair = cards((2, 3), (2, 4), (2, 5))  # ♦5 ♦6 ♦7
+    eight, loose_9, loose_10, king = cards((0, 6)), cards((1, 7)), cards((3, 8)), cards((0, 11))
+    hand = pair_of_3s | stair | eight | loose_9 | loose_10 | king | u.JOKER_BIT
+    assert give(hand, 2) == loose_9 | loose_10  # not the 3s, the stair or the 8
+    assert give(hand, 1) == loose_9
+    # no loose card up to the 10s: its weakest, as tndhms's fallback would choose
+    tight = pair_of_3s | stair | eight | king | u.JOKER_BIT
+    assert give(tight, 2) == u.weakest(tight, 2) == pair_of_3s
+    # one loose card: it, then the weakest of the rest
+    assert give(tight | loose_10, 2) == loose_10 | u.weakest(tight, 1)
+
+
+def test_a_wide_decision_leaves_out_the_joker_in_combinations_but_a_finish() -> None:
+    hand = cards((0, 1), (1, 2), (2, 3), (3, 4), (0, 5), (1, 7), (2, 9)) | u.JOKER_BIT
+    moves = leads(hand)
+    assert len(moves) > MONTECARLO_WIDE
+    kept = plausible(moves, hand)
+    assert kept and all(not m.twos or m.kind == u.JOKER_SINGLE for m in kept)
+    assert [m for m in moves if m not in kept] == [
+        m for m in moves if m.twos and m.kind in (u.GROUP, u.STAIR)
+    ]
+    # a finish is kept, and a narrow decision keeps every candidate
+    pair = cards((0, 1)) | u.JOKER_BIT
+    assert plausible(leads(pair), pair) == list(leads(pair))
+    assert plausible(moves[:MONTECARLO_WIDE], hand) == list(moves[:MONTECARLO_WIDE])

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import time
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
@@ -12,10 +14,11 @@ from places.engine import place as pl
 from places.engine import uecda as u
 from places.engine.cards import ids_of
 from places.engine.deal import game_rng
-from places.engine.evaluate import candidates, evaluate
-from places.engine.infoset import InconsistentInfo, deal_hidden, observe
+from places.engine.evaluate import RACE_FROM, best, candidates, default_policy, evaluate
+from places.engine.infoset import InconsistentInfo, deal_hidden, exchange_seen, observe
 from places.engine.rules import UECDA
 from places.engine.solve import apply, is_open, moves
+from places.engine.uecda_legal import single
 
 
 def midgame_2011(seed: int, plies: int) -> tuple[g.GameState, int]:
@@ -162,3 +165,94 @@ def test_a_decision_not_at_the_seats_turn_is_refused() -> None:
     info = observe(position, (position.turn + 1) % 5, played)
     with pytest.raises(ValueError, match="turn"):
         evaluate(info, playouts=2)
+
+
+def exchanged_game(seed: int) -> tuple[u.UecdaGame, list[u.Exchange], tuple[int, ...]]:
+    """The second game of a seeded match, after its exchange, and the ranks it followed."""
+    rng = random.Random(seed)
+    match = u.UecdaMatch(UECDA)
+    deal = u.deal_game(match, rng)
+    game, _ = u.start_game(deal, UECDA)
+    while game.phase == u.TURN:
+        game = apply(game, game.turn, rng.choice(moves(game, game.turn)))
+    if game.phase == u.DRAW:
+        game = u.settle_draw(game, u.draw_order(game, rng))
+    match = u.finish_game(match, deal, game)
+    deal = u.deal_game(match, rng)
+    game, exchanges = u.start_game(deal, UECDA)
+    assert deal.exchange_ranks is not None
+    return game, exchanges, deal.exchange_ranks
+
+
+def test_stronger_than_is_what_a_tribute_shows_its_giver_did_not_hold() -> None:
+    joker, spade_2, heart_2, spade_a = u.JOKER, u.card_of(0, 13), u.card_of(1, 13), u.card_of(0, 12)
+    assert u.stronger_than(1 << joker) == 0
+    assert u.stronger_than(1 << spade_2) == 1 << joker
+    # ♠2 and ♠A given: the giver held no joker and no other 2
+    others_2 = sum(1 << u.card_of(r, 13) for r in (1, 2, 3))
+    assert u.stronger_than(1 << spade_2 | 1 << spade_a) == 1 << joker | others_2
+    assert not u.stronger_than(1 << heart_2) & (1 << heart_2 | 1 << spade_a)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_tribute_received_bars_stronger_cards_from_its_givers_dealt_hands(seed: int) -> None:
+    game, exchanges, ranks = exchanged_game(seed)
+    given, paid = exchange_seen(5, ((x.giver, x.receiver, x.cards) for x in exchanges), ranks)
+    daifugo, daihinmin = ranks.index(1), ranks.index(5)
+    assert [g for g, _ in paid[daifugo]] == [daihinmin]
+    assert not any(paid[p] for p in range(5) if ranks[p] > 2)  # only the rich receive tribute
+    info = observe(game, daifugo, 0, given[daifugo], paid[daifugo])
+    barred = info.barred[daihinmin]
+    tribute = paid[daifugo][0][1]
+    assert barred == u.stronger_than(tribute) & info.unseen & ~info.known[daihinmin]
+    assert not barred & game.hands[daihinmin]  # true of the real hand: a sound inference
+    for i in range(40):
+        hands = deal_hidden(info, random.Random(i))
+        assert not hands[daihinmin] & barred
+        assert [h.bit_count() for h in hands] == [h.bit_count() for h in game.hands]
+    # without the tribute the same seeds deal as before: nothing barred, nothing moved
+    blind = observe(game, daifugo, 0, given[daifugo])
+    assert blind.barred == ()
+    assert deal_hidden(blind, random.Random(3)) == deal_hidden(
+        dataclasses.replace(info, barred=()), random.Random(3)
+    )
+
+
+def test_each_profile_has_its_default_policy_and_stock_is_uecdas_alone() -> None:
+    assert default_policy(uecda=True) == "stock" and default_policy(uecda=False) == "greedy"
+    uecda_position, played = midgame_uecda(3, 4)
+    info = observe(uecda_position, uecda_position.turn, played)
+    assert evaluate(info, playouts=6, seed=2) == evaluate(info, playouts=6, seed=2, policy="stock")
+    assert evaluate(info, playouts=6, seed=2) != evaluate(info, playouts=6, seed=2, policy="greedy")
+    position, played = midgame_2011(3, 4)
+    with pytest.raises(ValueError, match="stock"):
+        evaluate(observe(position, position.turn, played), playouts=2, policy="stock")
+
+
+def test_a_racing_decision_leaves_the_candidates_behind_and_picks_among_the_most_played() -> None:
+    position, played = midgame_uecda(2, 0)  # a lead of a whole hand: many candidates
+    info = observe(position, position.turn, played)
+    found = evaluate(info, 60, seed=1, race=True)
+    assert evaluate(info, 60, seed=1, race=True) == found  # seeded, as without a race
+    counts = [c.playouts for c in found]
+    assert len(found) > 5 and min(counts) >= RACE_FROM and max(counts) == 60
+    assert min(counts) < 60  # those clearly behind were left
+    chosen = best(found)
+    assert chosen.playouts == 60
+    assert chosen == max((c for c in found if c.playouts == 60), key=lambda c: c.points)
+    # without a race every candidate has every playout, and a deadline races nothing
+    assert {c.playouts for c in evaluate(info, 8, seed=1)} == {8}
+    timed = evaluate(info, 8, seed=1, deadline=time.perf_counter() + 60)
+    assert timed == evaluate(info, 8, seed=1)
+
+
+def test_some_candidates_alone_are_evaluated_as_among_all() -> None:
+    position, played = midgame_uecda(5, 12)
+    info = observe(position, position.turn, played)
+    every = evaluate(info, playouts=6, seed=3)
+    some = evaluate(info, playouts=6, seed=3, among=candidates(info)[:2])
+    assert some == every[:2]  # the same deals and choices for each
+    not_held = next(c for c in range(1, u.JOKER) if not info.hand >> c & 1)
+    for bad in ([], [single(not_held)]):
+        with pytest.raises(ValueError, match="among"):
+            evaluate(info, playouts=2, among=bad)
