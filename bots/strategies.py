@@ -25,12 +25,14 @@ attribute ``give(hand, n) -> mask`` that says otherwise.
 from __future__ import annotations
 
 import importlib
+import math
 import os
 import random as _random
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from places.engine import evaluate as ev
 from places.engine import game as g
@@ -209,10 +211,24 @@ def plausible(moves: Sequence[ev.Move], hand: int) -> list[ev.Move]:
     return [m for m in moves if not _joker_in_combination(m, hand)]
 
 
-def decide_by_playouts(info: InfoSet, budget: Budget, seed: int) -> ev.Move:
+#: A move of the playouts differs from the policy's own only when it is worth more by
+#: this many standard errors of the difference: few playouts do not overrule it on noise.
+MONTECARLO_DEVIATE_Z = 1.0
+
+
+#: ``decide_by_playouts`` without a policy's move to fall back on.
+NO_DEFAULT: Any = object()
+
+
+def decide_by_playouts(
+    info: InfoSet, budget: Budget, seed: int, default: ev.Move = NO_DEFAULT
+) -> ev.Move:
     """The move of most expected points in the information set, within the budget,
-    among the :func:`plausible` ones."""
+    among the :func:`plausible` ones; ``default`` (None: a pass), the move the playout
+    policy would make, unless another is clearly better (:data:`MONTECARLO_DEVIATE_Z`)."""
     moves = plausible(ev.candidates(info), info.hand)
+    if default is not NO_DEFAULT and default not in moves:
+        moves.append(default)
     if len(moves) == 1:
         return moves[0]
     if budget.ms is not None:
@@ -221,7 +237,14 @@ def decide_by_playouts(info: InfoSet, budget: Budget, seed: int) -> ev.Move:
     else:
         deals = max(MONTECARLO_MIN_DEALS, budget.playouts // len(moves))
         found = ev.evaluate(info, deals, seed, among=moves)
-    return ev.best(found).move
+    chosen = ev.best(found)
+    if default is NO_DEFAULT or chosen.move == default:
+        return chosen.move
+    fallback = next(c for c in found if c.move == default)
+    if fallback.playouts < chosen.playouts:  # the race left it behind
+        return chosen.move
+    margin = MONTECARLO_DEVIATE_Z * math.hypot(chosen.points_se, fallback.points_se)
+    return chosen.move if chosen.points - fallback.points > margin else default
 
 
 def _seat_counts(unseen: int, own: int, players: int = 5) -> list[int]:
@@ -448,7 +471,8 @@ def uecda_montecarlo_player(seed: int | None = None, budget: Budget | None = Non
 
     def choose(view: UecdaView) -> u.Move | None:
         info = view.info or guessed_uecda(view)
-        return decide_by_playouts(info, spend, rng.getrandbits(32))
+        default = stock_move(view.hand, view.stage, view.moves, view.revolution)
+        return decide_by_playouts(info, spend, rng.getrandbits(32), default)
 
     choose.give = give_loose  # type: ignore[attr-defined]
     return choose

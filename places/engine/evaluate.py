@@ -173,11 +173,13 @@ def default_policy(uecda: bool) -> str:
 def playout(
     state: Position, seat: int, policy: str, rng: random.Random, exact_cards: int, memo: dict
 ) -> tuple[float, float]:
-    """Play ``state`` (a turn open, or the game over) to its end: ``seat``'s points and rank."""
+    """Play ``state`` (a turn open, or the game over) until ``seat`` has its rank: its
+    points and rank."""
     uecda = isinstance(state, UecdaGame)
     choose = _POLICY[policy, uecda]
     two_left = len(state.hands) - 2  # empty hands when two players are left
-    while is_open(state):
+    # the seat's rank is final once it has one: the rest of the game is not played out
+    while is_open(state) and not state.ranks[seat]:
         hands = state.hands
         if (
             exact_cards
@@ -189,7 +191,7 @@ def playout(
             return ending_value(state, seat, other, memo)
         turn = state.turn
         state = apply(state, turn, choose(state, turn, rng))
-    if uecda and state.phase == u.DRAW:
+    if uecda and state.phase == u.DRAW and not state.ranks[seat]:
         state = u.settle_draw(state, u.draw_order(state, rng))
     rank = state.ranks[seat]
     return float(points_for(state, rank)), float(rank)

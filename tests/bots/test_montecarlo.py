@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bots import strategies
 from bots.arena import Run, play_place, play_uecda_place
 from bots.strategies import (
     MONTECARLO_WIDE,
@@ -11,15 +12,19 @@ from bots.strategies import (
     UECDA_STRATEGIES,
     Budget,
     UecdaView,
+    decide_by_playouts,
     give_loose,
     plausible,
     resolve,
     resolve_uecda,
 )
+from places.engine import evaluate as ev
 from places.engine import uecda as u
+from places.engine.infoset import observe
 from places.engine.legal import legal_plays
 from places.engine.rules import UECDA, UECDA_NAME
 from places.engine.uecda_legal import leads
+from tests.engine.test_evaluate import midgame_uecda
 
 FAST = "montecarlo@40"  # 40 playouts a decision: repeatable, quick
 
@@ -132,3 +137,21 @@ def test_a_wide_decision_leaves_out_the_joker_in_combinations_but_a_finish() -> 
     pair = cards((0, 1)) | u.JOKER_BIT
     assert plausible(leads(pair), pair) == list(leads(pair))
     assert plausible(moves[:MONTECARLO_WIDE], hand) == list(moves[:MONTECARLO_WIDE])
+
+
+def test_the_policys_own_move_stands_unless_another_is_clearly_better(monkeypatch) -> None:
+    position, played = midgame_uecda(4, 3)
+    info = observe(position, position.turn, played)
+    found = ev.evaluate(info, 30, 9)
+    top = ev.best(found)
+    worse = [c for c in found if c.move != top.move]
+    assert worse
+    default = min(worse, key=lambda c: c.points).move  # the worst of them
+    budget = Budget(playouts=30 * len(found))
+    monkeypatch.setattr(strategies, "MONTECARLO_DEVIATE_Z", 0.0)
+    assert decide_by_playouts(info, budget, 9, default) == top.move
+    monkeypatch.setattr(strategies, "MONTECARLO_DEVIATE_Z", 1e9)  # never clearly better
+    assert decide_by_playouts(info, budget, 9, default) == default
+    # a pass is a default like any other; no default: the best
+    assert decide_by_playouts(info, budget, 9, None) in (None, top.move)
+    assert decide_by_playouts(info, budget, 9) == top.move
