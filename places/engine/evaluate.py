@@ -10,9 +10,12 @@ over the playouts, with its standard error. Every candidate is played out on the
 same deals with the same random choices (common random numbers), so the
 differences between candidates carry less noise than each value.
 
-A playout that reaches an ending of two players, the seat one of them, with at
-most ``exact_cards`` cards between them is finished exactly (:mod:`.solve`):
-both hands are known there, in the deal played out.
+A playout stops once the seat has its rank. One that reaches an ending of two
+players, the seat one of them, with at most ``exact_cards`` cards between them is
+finished exactly (:mod:`.solve`): both hands are known there, in the deal played out.
+
+A bot's decision may ``race``: the candidates clearly behind stop being played out,
+and its budget goes to those that could still be best.
 
 Seeded: the same information set, seed and number of playouts give the same
 numbers, whatever the number of worker processes.
@@ -51,10 +54,10 @@ GREEDY_RANDOM = 4
 RANDOM_SHARE = 1 / GREEDY_RANDOM
 #: Endings of two players with at most this many cards between them are solved exactly.
 EXACT_CARDS = 6
-#: A racing decision (a bot's) races its candidates (:func:`_racing`) every this many deals, from
-#: this many playouts each, dropping those this many standard errors behind.
-RACE_EVERY = 4
-RACE_FROM = 12
+#: A racing decision (a bot's) races its candidates (:func:`_racing`) every this many
+#: deals, from this many playouts each, dropping those this many standard errors behind.
+RACE_EVERY = 2
+RACE_FROM = 8
 RACE_Z = 2.0
 #: A seed's deals and choices are drawn from ``seed * SEED_STRIDE + playout``.
 SEED_STRIDE = 1_000_003
@@ -218,13 +221,14 @@ def run_playouts(
     the candidates clearly behind (:func:`_racing`)."""
     sums = [[0.0] * 5 for _ in moves_]
     alive = list(range(len(moves_)))
+    scored: list[list[float]] = [[] for _ in moves_]  # each deal's points, for the race
     seat = info.seat
     memo: dict = {}
     for i in range(first, first + count):
         if deadline is not None and i > first and time.perf_counter() >= deadline:
             break
         if race and (i - first) % RACE_EVERY == 0:
-            alive = _racing(sums, alive)
+            alive = _racing(scored, alive)
         deal_seed = seed * SEED_STRIDE + i
         start = with_hands(info, deal_hidden(info, random.Random(deal_seed)))
         for c in alive:
@@ -232,6 +236,8 @@ def run_playouts(
             points, rank = playout(
                 apply(start, seat, moves_[c]), seat, policy, rng, exact_cards, memo
             )
+            if race:
+                scored[c].append(points)
             s = sums[c]
             s[0] += 1
             s[1] += points
@@ -241,18 +247,25 @@ def run_playouts(
     return sums
 
 
-def _racing(sums: Sums, alive: list[int]) -> list[int]:
-    """The candidates still worth playing out under a time budget: once each has
-    :data:`RACE_FROM` playouts, those whose points are not below the leader's by more
-    than :data:`RACE_Z` standard errors of the difference. A bot's time goes to the
-    moves that could still be best."""
-    if len(alive) < 2 or sums[alive[0]][0] < RACE_FROM:
+def _racing(scored: list[list[float]], alive: list[int]) -> list[int]:
+    """The candidates still worth playing out: once each has :data:`RACE_FROM`
+    playouts, those not behind the leader by more than :data:`RACE_Z` standard errors
+    of the difference. The candidates still in were played on the same deals, so the
+    difference is taken deal by deal (the deal's luck cancels out). A bot's budget
+    goes to the moves that could still be best."""
+    n = len(scored[alive[0]])
+    if len(alive) < 2 or n < RACE_FROM:
         return alive
-    stats = {c: _mean_se(*sums[c][:3]) for c in alive}
-    lead_mean, lead_se = max(stats.values())
-    return [
-        c for c in alive if stats[c][0] + RACE_Z * math.hypot(stats[c][1], lead_se) >= lead_mean
-    ]
+    lead = max(alive, key=lambda c: sum(scored[c]))
+    ahead = scored[lead]
+    kept = []
+    for c in alive:
+        gaps = [a - b for a, b in zip(ahead, scored[c], strict=True)]
+        gap = sum(gaps) / n
+        variance = sum((x - gap) ** 2 for x in gaps) / (n - 1)
+        if gap <= RACE_Z * math.sqrt(variance / n):
+            kept.append(c)
+    return kept
 
 
 def _mean_se(n: float, total: float, squares: float) -> tuple[float, float]:
@@ -296,7 +309,8 @@ def evaluate(
     _check(info)
     policy = policy or default_policy(info.uecda)
     if (policy, info.uecda) not in _POLICY:
-        raise ValueError(f"unknown playout policy {policy!r}: one of {', '.join(POLICIES)}")
+        known = ", ".join(p for p, uecda in _POLICY if uecda == info.uecda)
+        raise ValueError(f"unknown playout policy {policy!r} for these rules: one of {known}")
     moves_ = candidates(info)
     if among is not None:
         if not among or any(m not in moves_ for m in among):

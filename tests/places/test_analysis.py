@@ -65,6 +65,7 @@ def test_analyse_a_2011_place(client, finished_2011):
     document = client.get(f"/places/{finished_2011.id}/games/2/analysis.json").json()
     assert analysis_errors(document) == []
     assert document["rules"] == "daihinmin-2011" and document["playouts"] == 20
+    assert document["policy"] == "greedy"
     judged = [d for d in document["decisions"] if "candidates" in d]
     assert judged and all(d["loss"] >= 0 for d in judged if d["loss"] is not None)
     assert [p["name"] for p in document["players"]] == [
@@ -76,6 +77,7 @@ def test_analyse_a_uecda_place_is_seeded(client, imported):
     analysed(imported.id, "3")
     first = client.get(f"/places/{imported.id}/games/3/analysis.json").json()
     assert analysis_errors(first) == [] and first["rules"] == "uecda"
+    assert first["policy"] == "stock"  # as the stock client plays, the UECda profile's
     marked = [d for d in first["decisions"] if d.get("mark")]
     assert all(d["loss"] >= 0.2 for d in marked)
     player = first["players"][0]
