@@ -221,14 +221,13 @@ def run_playouts(
     the candidates clearly behind (:func:`_racing`)."""
     sums = [[0.0] * 5 for _ in moves_]
     alive = list(range(len(moves_)))
-    scored: list[list[float]] = [[] for _ in moves_]  # each deal's points, for the race
     seat = info.seat
     memo: dict = {}
     for i in range(first, first + count):
         if deadline is not None and i > first and time.perf_counter() >= deadline:
             break
         if race and (i - first) % RACE_EVERY == 0:
-            alive = _racing(scored, alive)
+            alive = _racing(sums, alive)
         deal_seed = seed * SEED_STRIDE + i
         start = with_hands(info, deal_hidden(info, random.Random(deal_seed)))
         for c in alive:
@@ -236,8 +235,6 @@ def run_playouts(
             points, rank = playout(
                 apply(start, seat, moves_[c]), seat, policy, rng, exact_cards, memo
             )
-            if race:
-                scored[c].append(points)
             s = sums[c]
             s[0] += 1
             s[1] += points
@@ -247,25 +244,19 @@ def run_playouts(
     return sums
 
 
-def _racing(scored: list[list[float]], alive: list[int]) -> list[int]:
+def _racing(sums: Sums, alive: list[int]) -> list[int]:
     """The candidates still worth playing out: once each has :data:`RACE_FROM`
-    playouts, those not behind the leader by more than :data:`RACE_Z` standard errors
-    of the difference. The candidates still in were played on the same deals, so the
-    difference is taken deal by deal (the deal's luck cancels out). A bot's budget
-    goes to the moves that could still be best."""
-    n = len(scored[alive[0]])
-    if len(alive) < 2 or n < RACE_FROM:
+    playouts, those whose points are not below the leader's by more than
+    :data:`RACE_Z` standard errors of the difference (the two errors combined as if
+    independent: the deals are shared, so the rule errs towards keeping a move). A
+    bot's budget goes to the moves that could still be best."""
+    if len(alive) < 2 or sums[alive[0]][0] < RACE_FROM:
         return alive
-    lead = max(alive, key=lambda c: sum(scored[c]))
-    ahead = scored[lead]
-    kept = []
-    for c in alive:
-        gaps = [a - b for a, b in zip(ahead, scored[c], strict=True)]
-        gap = sum(gaps) / n
-        variance = sum((x - gap) ** 2 for x in gaps) / (n - 1)
-        if gap <= RACE_Z * math.sqrt(variance / n):
-            kept.append(c)
-    return kept
+    stats = {c: _mean_se(*sums[c][:3]) for c in alive}
+    lead_mean, lead_se = max(stats.values())
+    return [
+        c for c in alive if stats[c][0] + RACE_Z * math.hypot(stats[c][1], lead_se) >= lead_mean
+    ]
 
 
 def _mean_se(n: float, total: float, squares: float) -> tuple[float, float]:
