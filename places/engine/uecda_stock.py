@@ -62,26 +62,56 @@ def stock_move(
     largest group, else its weakest single (the joker alone last), real cards before
     the joker. Following a single: its weakest single that breaks no pair or stair,
     else the joker, else a pass. Following a group or stair: the weakest that beats
-    it, real cards first. "Weakest" is in the order in force."""
+    it, real cards first. "Weakest" is in the order in force; among equals, the first
+    of ``moves``.
+
+    One pass over ``moves`` (a playout makes this choice at every turn)."""
     if not moves:
         return None
     rev = reversed_strength
-    real = [m for m in moves if not m.twos and m.kind != u.JOKER_SINGLE]
     if stage is None:
-        for kind in (u.STAIR, u.GROUP):
-            for pool in (real, moves):
-                shaped = [m for m in pool if m.kind == kind]
-                if shaped:
-                    return min(shaped, key=lambda m: (-m.size, strength(m, rev)))
-        singles = [m for m in real if m.kind == u.SINGLE]
-        return min(singles, key=lambda m: strength(m, rev)) if singles else moves[0]
-    if stage.kind in (u.SINGLE, u.JOKER_SINGLE):
-        loose = [
-            m
-            for m in real
-            if m.kind == u.SINGLE and not in_combination(hand, m.cards.bit_length() - 1)
-        ]
-        if loose:
-            return min(loose, key=lambda m: strength(m, rev))
-        return next((m for m in moves if m.kind == u.JOKER_SINGLE), None)
-    return min(real or moves, key=lambda m: strength(m, rev))
+        return _lead(moves, rev)
+    if stage.kind == u.SINGLE or stage.kind == u.JOKER_SINGLE:
+        best, best_strength, joker = None, 0, None
+        for m in moves:
+            if m.kind == u.JOKER_SINGLE:
+                joker = joker or m
+            elif m.kind == u.SINGLE and not m.twos:
+                at = strength(m, rev)
+                if (best is None or at < best_strength) and not in_combination(
+                    hand, m.cards.bit_length() - 1
+                ):
+                    best, best_strength = m, at
+        return best or joker
+    best_real, real_strength, best_any, any_strength = None, 0, None, 0
+    for m in moves:
+        at = strength(m, rev)
+        if best_any is None or at < any_strength:
+            best_any, any_strength = m, at
+        if not m.twos and m.kind != u.JOKER_SINGLE and (best_real is None or at < real_strength):
+            best_real, real_strength = m, at
+    return best_real or best_any
+
+
+def _lead(moves: Sequence[u.Move], rev: bool) -> u.Move:
+    """The stock client's lead: its longest stair, else its largest group (real cards
+    before the joker, then the weakest), else its weakest real single, else the first."""
+    shaped: dict[tuple[int, bool], tuple[tuple[int, int], u.Move]] = {}
+    single, single_strength = None, 0
+    for m in moves:
+        kind = m.kind
+        real = not m.twos
+        if kind == u.STAIR or kind == u.GROUP:
+            key = (-m.size, strength(m, rev))
+            for bucket in ((kind, True), (kind, False)) if real else ((kind, False),):
+                held = shaped.get(bucket)
+                if held is None or key < held[0]:
+                    shaped[bucket] = (key, m)
+        elif kind == u.SINGLE and real:
+            at = strength(m, rev)
+            if single is None or at < single_strength:
+                single, single_strength = m, at
+    for bucket in ((u.STAIR, True), (u.STAIR, False), (u.GROUP, True), (u.GROUP, False)):
+        if bucket in shaped:
+            return shaped[bucket][1]
+    return single or moves[0]
