@@ -38,7 +38,7 @@ from .legal import legal_plays
 from .solve import Move, Position, apply, ending_value, is_open, moves, points_for
 from .uecda import UecdaGame
 from .uecda_legal import legal_moves
-from .uecda_stock import stock_move, strength
+from .uecda_stock import precious, stock_move, strength
 
 #: Playout policies: ``random`` picks uniformly among the legal moves and the pass;
 #: ``greedy`` mostly plays the weakest move that spends no joker or strongest number
@@ -137,13 +137,7 @@ def _greedy_uecda(state: UecdaGame, seat: int, rng: random.Random) -> Move:
     if not options:
         return None
     revolution = state.reversed_strength  # a revolution or an 11-back, not both
-    top = 1 if revolution else 13
-    cheap = [
-        m
-        for m in options
-        if not (m.twos or m.kind == u.JOKER_SINGLE)
-        and not m.low <= top < m.low + (m.size if m.kind == u.STAIR else 1)
-    ]
+    cheap = [m for m in options if not precious(m, revolution)]
     if not cheap:
         if state.stage is not None and state.hands[seat].bit_count() > 3:
             return None
