@@ -37,7 +37,7 @@ from places.engine import place as pl  # noqa: E402
 from places.engine import uecda as u  # noqa: E402
 from places.engine.deal import game_rng  # noqa: E402
 from places.engine.evaluate import candidates, evaluate  # noqa: E402
-from places.engine.infoset import InfoSet, observe  # noqa: E402
+from places.engine.infoset import InfoSet, exchange_seen, observe  # noqa: E402
 from places.engine.rules import DAIHINMIN_2011_NAME, UECDA, UECDA_NAME  # noqa: E402
 from places.engine.solve import apply, is_open, moves  # noqa: E402
 from places.engine.uecda_legal import legal_moves  # noqa: E402
@@ -77,15 +77,15 @@ def uecda_game(seed: int, players: str = "stock") -> list[InfoSet]:
     match = u.UecdaMatch(UECDA)
     deal = u.deal_game(match, rng)
     game, exchanges = u.start_game(deal, UECDA)
-    given: list[list[tuple[int, int]]] = [[] for _ in range(5)]
-    for x in exchanges:
-        given[x.giver].append((x.receiver, x.cards))
+    given, paid = exchange_seen(
+        5, ((x.giver, x.receiver, x.cards) for x in exchanges), deal.exchange_ranks
+    )
     strategies = [resolve_uecda(players, seed * 5 + p) for p in range(5)]
     played = 0
     out: list[InfoSet] = []
     while game.phase == u.TURN:
         p = game.turn
-        info = observe(game, p, played, given[p])
+        info = observe(game, p, played, given[p], paid[p])
         out.append(info)
         view = UecdaView(
             game.hands[p], game.stage, game.revolution, game.locked, legal_moves(game, p), info

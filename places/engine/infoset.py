@@ -5,9 +5,10 @@ position (table, order, lock, passes, who is out, whose turn: every hidden hand
 blanked), how many cards each seat holds, the cards no longer in play, the
 cards it knows to be in another seat's hand (those it gave in the exchange and
 has not seen played since), and the cards it knows another seat cannot hold (a
-UECda tribute is the giver's strongest cards: it held none stronger). The evaluator (:mod:`.evaluate`) takes nothing else,
-so it cannot read a hand the seat could not see: two positions that differ only
-in the unseen cards make the same information set.
+UECda tribute is the giver's strongest cards: it held none stronger). The
+evaluator (:mod:`.evaluate`) takes nothing else, so it cannot read a hand the seat
+could not see: two positions that differ only in the unseen cards make the same
+information set.
 
 :func:`deal_hidden` deals the unseen cards at random, consistently with it: each
 seat gets its known cards and as many more as it holds. The deal is uniform
