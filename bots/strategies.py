@@ -8,7 +8,8 @@
   spends 500 playouts a decision, ``montecarlo@100ms`` 100 ms (not repeatable);
   the default is :data:`MONTECARLO_PLAYOUTS` playouts. It sees what a caller
   gives it: an :class:`~places.engine.infoset.InfoSet` where the caller keeps one
-  (the arena), else only its hand and the table, from which it guesses the rest.
+  (the arena, a UECda match's house seats, the UECda client), else only its hand and
+  the table, from which it guesses the rest.
 
 One function, three places: a strategy runs unchanged in the arena
 (``python -m bots.arena``), over the wire (``python -m bots --strategy``) and, for the
@@ -349,7 +350,8 @@ class UecdaView:
     revolution: bool  # lower beats higher now: a revolution, or an 11-back reversing it
     locked: bool  # the trick is locked to the suits of ``stage``
     moves: Sequence[u.Move]  # every move accepted now; a pass is always allowed
-    #: The player's information set, where the caller keeps one (the arena); else None.
+    #: The player's information set, where the caller keeps one (the arena, the UECda
+    #: client: :mod:`bots.uecda_seen`); else None.
     info: InfoSet | None = None
 
 

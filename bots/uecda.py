@@ -6,8 +6,9 @@ to tndhms or ``manage.py uecda_match``, sends the handshake naming its protocol
 game state says the match is over (2). On each of its turns the strategy sees a
 :class:`~bots.strategies.UecdaView` built from the tables: the hand from its turn
 table, the play to beat from the last field table, the revolution, the 11-back and the
-lock from the turn table's flags. The server does not say its rules: a client told them
-(``--rules uecda+no-stairs``) leaves out the moves they forbid.
+lock from the turn table's flags, and the information set the tables add up to
+(:mod:`bots.uecda_seen`: what ``montecarlo`` plays out). The server does not say its
+rules: a client told them (``--rules uecda+no-stairs``) leaves out the moves they forbid.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bots.strategies import UecdaStrategy, UecdaView, uecda_give
+from bots.uecda_seen import SeenGame
 from places.engine import uecda as u
 from places.engine.rules import UECDA, Rules
 from places.engine.uecda_legal import legal_moves
@@ -136,15 +138,18 @@ class UecdaClient:
             raise
         if delivered[_FLAGS] != 1:
             raise UecdaProtocolError("a game began without the hand-delivery table")
+        seen = SeenGame(self.summary.player, self.rules, delivered)
         give = delivered[_FLAGS + 1]
         if 0 < give < 100:
             cards = uecda_give(self.strategy, hand_of(delivered), give)
+            seen.gave(cards)
             table = [0] * w.CELLS
             w.put_cells(table, *w.hand_cells(cards))
             self._send(writer, table)
         stage: u.Move | None = None
         while True:
             turn = await self._table(reader)
+            seen.turn(turn)
             if turn[_FLAGS + 4]:
                 stage = None
             if turn[_FLAGS + 2] == 1:
@@ -163,6 +168,7 @@ class UecdaClient:
                     view_game.reversed_strength,
                     view_game.locked,
                     moves,
+                    seen.info(turn),
                 )
                 move = self.strategy(view)
                 self._send(writer, w.table_of_move(move))
@@ -170,6 +176,7 @@ class UecdaClient:
                 if await self._int(reader) == w.REJECTED and move is not None:
                     self.summary.rejected += 1
             field_table = await self._table(reader)
+            seen.field(field_table)
             stage = None if field_table[_FLAGS + 4] else w.move_of_table(field_table)
             state = await self._int(reader)
             if state == w.CONTINUE:

@@ -17,8 +17,9 @@ from asgiref.sync import sync_to_async
 from django.core.management import call_command
 from django.db import connections
 
-from bots.strategies import resolve_uecda
+from bots.strategies import UecdaView, resolve_uecda
 from bots.uecda import Summary, UecdaClient
+from places.engine import uecda as u
 from places.engine.uecda_record import replay_records
 from places.formats.record_schema import schema_errors
 from places.models import Game, Place, Rank
@@ -76,6 +77,30 @@ async def test_five_project_clients_play_a_match_whose_records_replay(close_thre
     by_number = [c.name for c in sorted(clients, key=lambda c: c.summary.player)]
     await sync_to_async(check_stored)(place_id, 12, by_number)
     await sync_to_async(check_think_times)(place_id, by_number)
+
+
+async def test_a_client_reads_its_information_set_off_the_tables(close_thread_connections):
+    """Over the port, every turn's view carries the set the tables add up to
+    (``bots.uecda_seen``): exchanges included (games 2–6), none refused as inconsistent."""
+    views: list[UecdaView] = []
+    greedy = resolve_uecda("greedy", 1)
+
+    def watched(view: UecdaView) -> u.Move | None:
+        views.append(view)
+        return greedy(view)
+
+    task, port = await serve(6, seed="seen", house=["shedder", "random", "greedy"])
+    clients = [
+        UecdaClient("127.0.0.1", port, "watched", watched),
+        UecdaClient(
+            "127.0.0.1", port, "other", resolve_uecda("greedy", 2), protocol=w.PROTOCOL_20140
+        ),
+    ]
+    await asyncio.wait_for(asyncio.gather(*(c.run() for c in clients)), 120)
+    await asyncio.wait_for(task, 60)
+    assert len(views) > 30
+    assert all(v.info is not None and v.info.hand == v.hand for v in views)
+    assert any(any(v.info.known) for v in views if v.info is not None)
 
 
 def check_think_times(place_id: int, names: list[str]) -> None:
