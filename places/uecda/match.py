@@ -31,6 +31,7 @@ from collections.abc import Awaitable, Callable, Collection, Sequence
 from bots.strategies import UecdaStrategy, UecdaView, uecda_give
 from places.engine import uecda as u
 from places.engine.deal import drawn_ranks, game_rng
+from places.engine.infoset import InfoSet, exchange_seen, observe
 from places.engine.rules import UECDA, Rules
 from places.engine.uecda_legal import legal_moves
 from places.engine.uecda_log import Handover, LoggedGame, Refereed, Submission, TndhmsLog
@@ -277,7 +278,9 @@ class Connection(asyncio.Protocol):
 
 
 class HouseSeat:
-    """A sample strategy in the seat: it reads the engine's state, no tables."""
+    """A sample strategy in the seat: it reads the engine's state, no tables, and is
+    given its seat's information set, as the arena gives it (``montecarlo`` plays it
+    out)."""
 
     alive = True
 
@@ -285,8 +288,10 @@ class HouseSeat:
         self.name = name
         self.strategy = strategy
 
-    def answer(self, g: u.UecdaGame, p: int) -> u.Move:
-        view = UecdaView(g.hands[p], g.stage, g.reversed_strength, g.locked, legal_moves(g, p))
+    def answer(self, g: u.UecdaGame, p: int, info: InfoSet | None = None) -> u.Move:
+        view = UecdaView(
+            g.hands[p], g.stage, g.reversed_strength, g.locked, legal_moves(g, p), info
+        )
         try:
             move = self.strategy(view)
         except Exception:  # a strategy's bug passes, as a dead client does
@@ -521,6 +526,10 @@ async def play_match(
                         choices[i] = u.cards_of_cells(*cells)
                         erased[i] = u.erased_by(*cells)
         g, exchanges = u.start_game(deal, rules, *choices, (erased[0], erased[1]))
+        gave_seen, paid_seen = exchange_seen(
+            u.PLAYERS, ((x.giver, x.receiver, x.cards) for x in exchanges), deal.exchange_ranks
+        )
+        played = 0  # every card played this game: the house seats' information sets
         if watch is not None:
             watch.started(g, exchanges)
         hands = g.hands
@@ -538,7 +547,7 @@ async def play_match(
             s = seats[p]
             asked = time.perf_counter()
             if isinstance(s, HouseSeat):
-                move = s.answer(g, p)
+                move = s.answer(g, p, observe(g, p, played, gave_seen[p], paid_seen[p]))
             else:
                 data = await clock.read(s, p)  # its read flushes what it is owed
                 move = PASS_MOVE if data is None else w.move_of_bytes(data, s.protocol)
@@ -547,6 +556,8 @@ async def play_match(
             think_ms.append((time.perf_counter() - asked) * 1000)
             before = g
             g, done = u.submit(g, p, move)
+            if done.accepted:
+                played |= done.move.cards
             plays.append(Submission(p, move.text(), move.ones, move.twos))
             outcomes.append(done)
             code = 0
