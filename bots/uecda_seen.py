@@ -58,6 +58,7 @@ class SeenGame:
         self.counts = counts_of(delivered)
         self.played = 0
         self.stage: u.Move | None = None
+        self.backwards = False  # the 6-reverse, which no table tells: kept from the plays
         self.passed = 0
         self.passes_in_row = 0
         self.last_player = -1
@@ -95,6 +96,8 @@ class SeenGame:
             self.stage = move
             self.last_player = mover
             self.passes_in_row = 0
+            if move.kind != u.JOKER_SINGLE and u.turns_order(self.rules, move):
+                self.backwards = not self.backwards
             if not counts[mover]:
                 self.out += 1
                 self.ranks[mover] = self.out
@@ -127,7 +130,7 @@ class SeenGame:
         g.stage = self.stage
         g.revolution = bool(turn_table[_REVOLUTION])
         g.back = bool(turn_table[_BACK])
-        g.backwards = False  # the 6-reverse is not on the wire: off, as tndhms plays
+        g.backwards = self.backwards
         g.locked = bool(turn_table[_LOCK])
         g.joker_single = self.stage is not None and self.stage.kind == u.JOKER_SINGLE
         g.passed = self.passed

@@ -559,6 +559,11 @@ def judge(g: UecdaGame, player: int, m: Move) -> tuple[bool, bool, bool, bool]:
     return not error and m.size != 0, locked, joker_single, spade3
 
 
+def turns_order(rules: Rules, m: Move) -> bool:
+    """A play of ``m`` (no lone joker) turns the order of play round: the 6-reverse."""
+    return rules.six_reverse and m.holds(rules, SIX_COLUMN)
+
+
 def submit(g: UecdaGame, player: int, m: Move) -> tuple[UecdaGame, Outcome]:
     """Apply one submission of the player to move: a play, a pass or a rejected table."""
     if g.phase != TURN or player != g.turn:
@@ -604,7 +609,7 @@ def submit(g: UecdaGame, player: int, m: Move) -> tuple[UecdaGame, Outcome]:
             cuts = rules.eight_cut and (m.kind != STAIR or rules.eight_cut_in_stairs)
             if cuts and m.holds(rules, EIGHT_COLUMN):
                 flash = eight_cut = True
-            if rules.six_reverse and m.holds(rules, SIX_COLUMN):
+            if turns_order(rules, m):
                 new.backwards = not g.backwards
             if rules.eleven_back and m.holds(rules, JACK_COLUMN):
                 new.back = not g.back

@@ -17,7 +17,7 @@ from bots.strategies import UecdaView, resolve_uecda
 from bots.uecda_seen import SeenGame
 from places.engine import uecda as u
 from places.engine.infoset import InfoSet, exchange_seen, observe
-from places.engine.rules import UECDA
+from places.engine.rules import UECDA, Rules, rules_named
 from places.engine.uecda_legal import legal_moves
 from places.uecda import wire as w
 
@@ -36,10 +36,10 @@ def _same(seen: InfoSet, real: InfoSet) -> None:
         assert getattr(seen.position, name) == getattr(real.position, name), name
 
 
-def play_match(seed: int, games: int, players: str) -> tuple[int, int]:
+def play_match(seed: int, games: int, players: str, rules: Rules = UECDA) -> tuple[int, int]:
     """Play ``games`` games, checking every turn; how many turns, how many had known cards."""
     rng = random.Random(seed)
-    match = u.UecdaMatch(UECDA)
+    match = u.UecdaMatch(rules)
     strategies = [resolve_uecda(name, seed * 5 + p) for p, name in enumerate(players.split())]
     turns = with_known = 0
     for _ in range(games):
@@ -55,7 +55,7 @@ def play_match(seed: int, games: int, players: str) -> tuple[int, int]:
                 if r <= 2:
                     shown[p] = paid_hands[p]
         seen = [
-            SeenGame(p, UECDA, w.delivery_table(shown[p], to_give[p], counts, rank_of, deal.seats))
+            SeenGame(p, rules, w.delivery_table(shown[p], to_give[p], counts, rank_of, deal.seats))
             for p in range(u.PLAYERS)
         ]
         if deal.exchange_ranks is not None:
@@ -63,7 +63,7 @@ def play_match(seed: int, games: int, players: str) -> tuple[int, int]:
                 rich = deal.exchange_ranks.index(i + 1)
                 choices[i] = u.weakest(shown[rich], n)
                 seen[rich].gave(choices[i])
-        g, exchanges = u.start_game(deal, UECDA, *choices)
+        g, exchanges = u.start_game(deal, rules, *choices)
         given, _ = exchange_seen(
             u.PLAYERS, ((x.giver, x.receiver, x.cards) for x in exchanges), deal.exchange_ranks
         )
@@ -96,11 +96,15 @@ def play_match(seed: int, games: int, players: str) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize(
-    ("seed", "players"),
-    [(1, "stock stock stock stock stock"), (2, "random greedy stock random shedder")],
+    ("seed", "players", "rules"),
+    [
+        (1, "stock stock stock stock stock", "uecda"),
+        (2, "random greedy stock random shedder", "uecda"),
+        (3, "random greedy stock random shedder", "uecda+6reverse+11back"),
+    ],
 )
-def test_the_tables_add_up_to_the_information_set(seed: int, players: str) -> None:
-    turns, with_known = play_match(seed, 12, players)
+def test_the_tables_add_up_to_the_information_set(seed: int, players: str, rules: str) -> None:
+    turns, with_known = play_match(seed, 12, players, rules_named(rules))
     assert turns > 500
     assert with_known > 50  # the exchange's cards were known on some turns
 
