@@ -25,7 +25,6 @@ from places.engine.uecda_legal import legal_moves
 from places.uecda import wire as w
 
 PORT = 42485
-_FLAGS = 5 * w.COLUMNS
 
 
 class UecdaProtocolError(Exception):
@@ -136,10 +135,10 @@ class UecdaClient:
             if an_int and w.decode_int(e.partial, self.protocol) == w.MATCH_OVER:
                 return False
             raise
-        if delivered[_FLAGS] != 1:
+        if delivered[w.FLAGS] != 1:
             raise UecdaProtocolError("a game began without the hand-delivery table")
         seen = SeenGame(self.summary.player, self.rules, delivered)
-        give = delivered[_FLAGS + 1]
+        give = delivered[w.FLAGS + 1]
         if 0 < give < 100:
             cards = uecda_give(self.strategy, hand_of(delivered), give)
             seen.gave(cards)
@@ -150,15 +149,15 @@ class UecdaClient:
         while True:
             turn = await self._table(reader)
             seen.turn(turn)
-            if turn[_FLAGS + 4]:
+            if turn[w.FLAGS + 4]:
                 stage = None
-            if turn[_FLAGS + 2] == 1:
+            if turn[w.FLAGS + 2] == 1:
                 view_game = position(
                     hand_of(turn),
                     stage,
-                    bool(turn[_FLAGS + 6]),
-                    bool(turn[_FLAGS + 7]),
-                    bool(turn[_FLAGS + 5]),
+                    bool(turn[w.FLAGS + 6]),
+                    bool(turn[w.FLAGS + 7]),
+                    bool(turn[w.FLAGS + 5]),
                     self.rules,
                 )
                 moves = legal_moves(view_game, 0)
@@ -177,7 +176,7 @@ class UecdaClient:
                     self.summary.rejected += 1
             field_table = await self._table(reader)
             seen.field(field_table)
-            stage = None if field_table[_FLAGS + 4] else w.move_of_table(field_table)
+            stage = None if field_table[w.FLAGS + 4] else w.move_of_table(field_table)
             state = await self._int(reader)
             if state == w.CONTINUE:
                 continue

@@ -24,11 +24,8 @@ from places.engine.infoset import InfoSet
 from places.engine.rules import Rules
 from places.uecda import wire as w
 
-_TAIL = 5 * w.COLUMNS  # rows 5–7 start here
-_MOVER, _EMPTY, _BACK, _REVOLUTION, _LOCK = (_TAIL + i for i in (3, 4, 5, 6, 7))
-_COUNTS = 6 * w.COLUMNS
-_RANKS = _COUNTS + 5
-_SEATS = _COUNTS + 10
+_MOVER, _EMPTY, _BACK, _REVOLUTION, _LOCK = (w.FLAGS + i for i in (3, 4, 5, 6, 7))
+_COUNTS, _RANKS, _SEATS = (w.ROW_6 + i for i in (0, 5, 10))
 
 
 def counts_of(table: Sequence[int]) -> list[int]:

@@ -22,6 +22,9 @@ from places.engine import uecda as u
 
 ROWS, COLUMNS = 8, 15
 CELLS = ROWS * COLUMNS
+#: Where rows 5 and 6 begin: ``[5][k]`` (the flags) is at ``FLAGS + k``, ``[6][k]`` (the
+#: counts, ranks and seats) at ``ROW_6 + k``.
+FLAGS, ROW_6 = 5 * COLUMNS, 6 * COLUMNS
 TABLE_BYTES = CELLS * 4
 INT_BYTES = 4
 STRING_CHARS = 33  # a table in protocol 20140
@@ -446,7 +449,7 @@ def turn_tables(
     for p in range(u.PLAYERS):
         table = [*hand_rows(g.hands[p]), *tail]
         if p == g.turn:
-            table[5 * COLUMNS + 2] = 1
+            table[FLAGS + _TO_MOVE] = 1
         tables.append(table)
     return tables
 
