@@ -145,16 +145,13 @@ class UecdaClient:
             table = [0] * w.CELLS
             w.put_cells(table, *w.hand_cells(cards))
             self._send(writer, table)
-        stage: u.Move | None = None
         while True:
             turn = await self._table(reader)
-            seen.turn(turn)
-            if turn[w.FLAGS + 4]:
-                stage = None
+            seen.turn(turn)  # an empty field ([5][4]) clears its play to beat
             if turn[w.FLAGS + 2] == 1:
                 view_game = position(
                     hand_of(turn),
-                    stage,
+                    seen.stage,
                     bool(turn[w.FLAGS + 6]),
                     bool(turn[w.FLAGS + 7]),
                     bool(turn[w.FLAGS + 5]),
@@ -163,7 +160,7 @@ class UecdaClient:
                 moves = legal_moves(view_game, 0)
                 view = UecdaView(
                     view_game.hands[0],
-                    stage,
+                    seen.stage,
                     view_game.reversed_strength,
                     view_game.locked,
                     moves,
@@ -175,8 +172,7 @@ class UecdaClient:
                 if await self._int(reader) == w.REJECTED and move is not None:
                     self.summary.rejected += 1
             field_table = await self._table(reader)
-            seen.field(field_table)
-            stage = None if field_table[w.FLAGS + 4] else w.move_of_table(field_table)
+            seen.field(field_table)  # the play to beat is what the field table shows
             state = await self._int(reader)
             if state == w.CONTINUE:
                 continue

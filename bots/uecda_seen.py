@@ -34,7 +34,8 @@ def counts_of(table: Sequence[int]) -> list[int]:
 
 
 class SeenGame:
-    """One game as ``player`` saw it: fed every table it reads, in order."""
+    """One game as ``player`` saw it: fed every table it reads, in order. ``stage`` is
+    the play to beat as the tables show it (the client's view reads it)."""
 
     def __init__(self, player: int, rules: Rules, delivered: Sequence[int]):
         self.player = player
@@ -87,10 +88,10 @@ class SeenGame:
         mover = table[_MOVER]
         counts = counts_of(table)
         self.submissions += 1
-        if counts[mover] < self.counts[mover]:
-            move = w.move_of_table(table)
+        self.stage = None if table[_EMPTY] else w.move_of_table(table)
+        if counts[mover] < self.counts[mover] and self.stage is not None:
+            move = self.stage
             self.played |= move.cards
-            self.stage = move
             self.last_player = mover
             self.passes_in_row = 0
             if move.kind != u.JOKER_SINGLE and u.turns_order(self.rules, move):
