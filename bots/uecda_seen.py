@@ -46,12 +46,7 @@ class SeenGame:
         #: The player across the exchange (the daihinmin for the daifugo …), if any.
         across = 4 - ranks[player]
         self.partner = ranks.index(across) if any(ranks) and across != ranks[player] else None
-        seats = delivered[_SEATS : _SEATS + u.PLAYERS]
-        nxt = [0] * u.PLAYERS
-        for s, p in enumerate(seats):
-            nxt[p] = seats[(s + 1) % u.PLAYERS]
-        self.next_of = tuple(nxt)
-        self.prev_of = tuple(nxt.index(p) for p in range(u.PLAYERS))
+        self.next_of, self.prev_of = u.play_order(delivered[_SEATS : _SEATS + u.PLAYERS])
         self.known = [0] * u.PLAYERS  # cards known to be in another's hand
         self.counts = counts_of(delivered)
         self.played = 0

@@ -410,17 +410,23 @@ class UecdaGame:
 _new = object.__new__
 
 
+def play_order(seats: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Who plays after each player and who before, ``seats`` giving the player in each
+    seat (play goes round the seats in order)."""
+    players = len(seats)
+    nxt = [0] * players
+    for s, p in enumerate(seats):
+        nxt[p] = seats[(s + 1) % players]
+    return tuple(nxt), tuple(nxt.index(p) for p in range(players))
+
+
 def new_game(rules: Rules, hands: Sequence[int], seats: Sequence[int]) -> UecdaGame:
     """A dealt and exchanged game: whoever holds the ♦3 leads (UECDA.md §6)."""
     players = len(hands)
     g = _new(UecdaGame)
     g.rules = rules
     g.hands = tuple(hands)
-    nxt = [0] * players
-    for s, p in enumerate(seats):
-        nxt[p] = seats[(s + 1) % players]
-    g.next_of = tuple(nxt)
-    g.prev_of = tuple(nxt.index(p) for p in range(players))
+    g.next_of, g.prev_of = play_order(seats)
     g.phase = TURN
     g.turn = next(p for p, h in enumerate(hands) if h >> DIAMOND_3 & 1)
     g.stage = None
