@@ -422,25 +422,12 @@ def guessed_uecda(view: UecdaView) -> InfoSet:
     hand = view.hand
     unseen = u.DECK_MASK & ~hand & ~(view.stage.cards if view.stage else 0)
     counts = _seat_counts(unseen, hand.bit_count())
-    position = u.UecdaGame.__new__(u.UecdaGame)
-    position.rules = UECDA
-    position.hands = (0,) * len(counts)
-    position.next_of = (1, 2, 3, 4, 0)
-    position.prev_of = (4, 0, 1, 2, 3)
-    position.backwards = False
-    position.phase = u.TURN
-    position.turn = 0
+    position = u.opening(UECDA, (0,) * len(counts), *u.play_order(range(len(counts))), 0)
     position.stage = view.stage
     position.revolution = view.revolution  # an 11-back's reversal included: a guess for the trick
-    position.back = False
     position.locked = view.locked
     position.joker_single = view.stage is not None and view.stage.kind == u.JOKER_SINGLE
-    position.passed = 0
-    position.passes_in_row = 0
     position.last_player = 0 if view.stage is None else 4
-    position.ranks = (0,) * 5
-    position.out = 0
-    position.turn_no = 0
     return _with_counts(position, hand, unseen, counts)
 
 

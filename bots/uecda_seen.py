@@ -113,13 +113,7 @@ class SeenGame:
             or any(k.bit_count() > n for k, n in zip(known, counts, strict=True))
         ):
             return None
-        g = object.__new__(u.UecdaGame)
-        g.rules = self.rules
-        g.hands = (0,) * u.PLAYERS
-        g.next_of = self.next_of
-        g.prev_of = self.prev_of
-        g.phase = u.TURN
-        g.turn = self.player
+        g = u.opening(self.rules, (0,) * u.PLAYERS, self.next_of, self.prev_of, self.player)
         g.stage = self.stage
         g.revolution = bool(turn_table[_REVOLUTION])
         g.back = bool(turn_table[_BACK])

@@ -422,13 +422,26 @@ def play_order(seats: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 def new_game(rules: Rules, hands: Sequence[int], seats: Sequence[int]) -> UecdaGame:
     """A dealt and exchanged game: whoever holds the ♦3 leads (UECDA.md §6)."""
-    players = len(hands)
+    lead = next(p for p, h in enumerate(hands) if h >> DIAMOND_3 & 1)
+    return opening(rules, hands, *play_order(seats), lead)
+
+
+def opening(
+    rules: Rules,
+    hands: Sequence[int],
+    next_of: tuple[int, ...],
+    prev_of: tuple[int, ...],
+    lead: int,
+) -> UecdaGame:
+    """A game's first turn: ``lead`` to play, nothing played, no one out. A client's
+    view of a game in play starts from it too (every field set, whatever it changes)."""
     g = _new(UecdaGame)
     g.rules = rules
     g.hands = tuple(hands)
-    g.next_of, g.prev_of = play_order(seats)
+    g.next_of = next_of
+    g.prev_of = prev_of
     g.phase = TURN
-    g.turn = next(p for p, h in enumerate(hands) if h >> DIAMOND_3 & 1)
+    g.turn = lead
     g.stage = None
     g.revolution = False
     g.back = False
@@ -437,8 +450,8 @@ def new_game(rules: Rules, hands: Sequence[int], seats: Sequence[int]) -> UecdaG
     g.joker_single = False
     g.passed = 0
     g.passes_in_row = 0
-    g.last_player = g.turn
-    g.ranks = (0,) * players
+    g.last_player = lead
+    g.ranks = (0,) * len(hands)
     g.out = 0
     g.turn_no = 0
     return g
