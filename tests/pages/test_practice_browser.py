@@ -94,7 +94,9 @@ def test_a_person_plays_a_whole_practice_against_the_house_bots_by_clicking(brow
     while time.monotonic() < deadline:
         if live_value(page, "state") == "finished":
             break
-        if page.locator("#my-hand-panel").get_attribute("data-my-turn") != "1":
+        panel = page.locator("#my-hand-panel")
+        # act on a settled hand only: a refresh in flight redraws it between two clicks
+        if panel.get_attribute("data-my-turn") != "1" or panel.get_attribute("data-busy"):
             time.sleep(0.05)
             continue
         chips = page.locator("#suggestions button")
