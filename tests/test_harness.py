@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 from harness.server import ROOT
+from tests.timing import guard
 
 OUTSIDE_PYTEST = """
 import sys
@@ -27,7 +28,7 @@ def test_the_harness_imports_and_fails_without_pytest():
     (a ``RuntimeError``, saying what to install) that a benchmark can report."""
     done = subprocess.run(
         [sys.executable, "-c", OUTSIDE_PYTEST],
-        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        cwd=ROOT, capture_output=True, text=True, timeout=guard(60),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == (

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.timing import guard
+
 ROOT = Path(__file__).resolve().parents[1]
 PROBE = (
     "from daihinmin.serve import use_uvloop; print(use_uvloop()); "
@@ -27,7 +29,7 @@ def loop_of_daphne(**env: str) -> list[str]:
         capture_output=True,
         text=True,
         check=True,
-        timeout=60,
+        timeout=guard(60),
     )
     return done.stdout.split()
 
@@ -88,7 +90,7 @@ def test_a_port_of_its_own_already_taken_stops_the_launcher_saying_so(setting, w
             env={**os.environ, "DEBUG": "1", **ports},
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=guard(60),
         )
     assert done.returncode == 1
     assert f"{what}'s port 127.0.0.1:{port} ({setting})" in done.stderr

@@ -11,6 +11,7 @@ from django.test import Client
 from places.models import PlaceEvent
 from tests.api.helpers import data, login
 from tests.api.test_post_cards import a_safe_single
+from tests.timing import guard
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,7 +34,7 @@ def post_together(clients: list[Client], fields: dict) -> list:
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=60)
+        t.join(timeout=guard(60))
     assert not errors, errors
     return responses
 

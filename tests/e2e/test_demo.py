@@ -14,6 +14,7 @@ import time
 import pytest
 
 from harness.server import ROOT, Server, free_port
+from tests.timing import guard
 
 READ = (
     "import json; from places.models import Place, Game; p = Place.objects.get(pk={pk}); "
@@ -41,7 +42,7 @@ def test_the_demo_place_is_unrated_and_stopped_with_the_demo(tmp_path, how):
     )
     try:
         pk = None
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + guard(120)
         while pk is None and time.monotonic() < deadline:
             line = demo.stdout.readline()
             assert line or demo.poll() is None, "the demo exited"
@@ -58,7 +59,7 @@ def test_the_demo_place_is_unrated_and_stopped_with_the_demo(tmp_path, how):
             os.killpg(demo.pid, signal.SIGINT)
         else:
             demo.send_signal(signal.SIGTERM)  # the demo alone: it stops its children
-        out, _ = demo.communicate(timeout=60)
+        out, _ = demo.communicate(timeout=guard(60))
         assert f"Demo place {pk} stopped." in out
         after = place_of(server, pk)
         assert after["state"] == "aborted", (after, out)

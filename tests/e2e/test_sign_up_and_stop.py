@@ -9,6 +9,8 @@ import time
 import httpx
 import pytest
 
+from tests.timing import guard
+
 pytestmark = pytest.mark.e2e
 
 PASSWORD = "correct-horse-9"
@@ -41,7 +43,7 @@ def test_a_signed_up_bot_practises_and_stops_when_the_place_is_stopped(server):
             time.sleep(0.5)
         stopped = server.manage("stop_place", str(place_id))
         assert stopped.stdout.strip() in (f"place {place_id} stopping", f"place {place_id} aborted")
-        out, _ = bot.communicate(timeout=60)  # it must not hang
+        out, _ = bot.communicate(timeout=guard(60))  # it must not hang
     finally:
         if bot.poll() is None:
             bot.kill()

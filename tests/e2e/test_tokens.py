@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from harness.server import ROOT
+from tests.timing import guard
 
 pytestmark = pytest.mark.e2e
 
@@ -68,6 +69,6 @@ def test_python_m_bots_plays_with_a_token_over_http_and_the_socket(server):
     refused = subprocess.run(
         [sys.executable, "-m", "bots", "--server", server.url, "--place", str(places["v1"]),
          "--name", "tia", "--token", "dh_000000000000_" + "x" * 43],
-        cwd=ROOT, env=server.env, capture_output=True, text=True, timeout=60,
+        cwd=ROOT, env=server.env, capture_output=True, text=True, timeout=guard(60),
     )  # fmt: skip
     assert refused.returncode != 0 and "INVALID_TOKEN" in refused.stderr + refused.stdout

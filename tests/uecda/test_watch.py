@@ -30,6 +30,7 @@ from bots.strategies import UecdaStrategy, UecdaView, resolve_uecda
 from bots.uecda import UecdaClient
 from harness.server import ROOT
 from tests.pages.test_live_uecda_browser import frames_until_over
+from tests.timing import guard
 
 pytestmark = pytest.mark.e2e
 
@@ -268,7 +269,7 @@ def test_a_bad_watch_is_one_line_before_the_uecda_port_opens(env, args, says):
         done = subprocess.run(
             [sys.executable, "manage.py", "uecda_match", "--games", "1", "--port", "0",
              "--watch", "0", *args],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=guard(60),
         )  # fmt: skip
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [says.replace("TAKEN", port)]
