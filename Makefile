@@ -23,6 +23,7 @@ help:
 	@echo "make serve-prod  nginx on $(HOST):$(PORT) (and 8081) in front of PROCESSES=$(PROCESSES) server"
 	@echo "             processes, production settings (needs REDIS_URL; DATABASE_URL for PostgreSQL)"
 	@echo "make test    ruff check, then pytest in PYTEST_WORKERS=$(PYTEST_WORKERS) workers (0: serially;"
+	@echo "             it names the 20 slowest tests at the end;"
 	@echo "             extra args: PYTEST_ARGS='-k health')"
 	@echo "make lint    ruff check"
 	@echo "make bench   the benchmarks that print figures (engine, turn, place; see docs/benchmarks.md)"
@@ -63,7 +64,7 @@ lint: $(DEV_STAMP)
 test: $(DEV_STAMP)
 	$(PY) -m ruff check .
 	DEBUG=1 REDIS_PREFIX=$${REDIS_PREFIX:-test-$$$$} $(PY) -m pytest \
-		-n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+		-n $(PYTEST_WORKERS) --dist loadfile --durations=20 $(PYTEST_ARGS)
 
 bench: $(DEV_STAMP)
 	$(PY) bench/engine.py

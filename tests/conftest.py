@@ -17,6 +17,9 @@ from tests.needs import (  # noqa: F401
     pytest_terminal_summary,
 )
 
+# CI's second step: only the tests that PostgreSQL or Redis could change (tests/services_only.py)
+from tests.services_only import pytest_collection_modifyitems  # noqa: F401
+
 
 def _a_prefix_of_each_worker() -> None:
     """Under pytest-xdist (``make test`` runs two workers) each worker's channel layer

@@ -1,0 +1,55 @@
+"""CI's second step deselects only tests that reach neither a database nor Redis."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from tests.services_only import reaches_a_service
+
+
+@dataclass
+class Item:
+    """What the judgement reads of a collected test."""
+
+    path: Path
+    markers: dict[str, pytest.Mark] = field(default_factory=dict)
+    fixturenames: tuple[str, ...] = ()
+
+    def get_closest_marker(self, name: str) -> pytest.Mark | None:
+        return self.markers.get(name)
+
+
+@pytest.fixture
+def pure(tmp_path) -> Path:
+    module = tmp_path / "test_pure.py"
+    module.write_text("from places.engine import cards\n\ndef test_it(): ...\n")
+    return module
+
+
+def test_a_test_of_pure_code_is_deselected(pure):
+    assert not reaches_a_service(Item(pure))
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        {"markers": {"django_db": pytest.mark.django_db.mark}},
+        {"markers": {"e2e": pytest.mark.e2e.mark}},
+        {"markers": {"needs": pytest.mark.needs("redis").mark}},
+        {"fixturenames": ("settings", "transactional_db")},
+        {"fixturenames": ("live_server",)},
+    ],
+    ids=["django_db", "e2e", "needs-redis", "transactional_db", "live_server"],
+)
+def test_a_test_that_may_reach_a_database_is_kept(pure, item):
+    assert reaches_a_service(Item(pure, **item))
+
+
+@pytest.mark.parametrize("word", ["subprocess", "harness", "call_command", "channel_layer"])
+def test_a_module_that_reaches_a_service_outside_the_markers_is_kept(tmp_path, word):
+    module = tmp_path / f"test_{word}.py"
+    module.write_text(f"import {word}\n\ndef test_it(): ...\n")
+    assert reaches_a_service(Item(module))
