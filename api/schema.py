@@ -896,6 +896,7 @@ def tokens_spec() -> dict:
                         **_SESSION_ONLY,
                         400: [(errors.INVALID_PARAMETER, "a label of no valid form")],
                         409: [(errors.TOO_MANY_TOKENS, "too many tokens not revoked")],
+                        429: [(errors.TOO_MANY_NEW_TOKENS, "too many tokens made lately")],
                     },
                 ),
             },

@@ -174,6 +174,7 @@ def test_the_token_routes_are_described(schema):
         "$ref": "#/components/schemas/NewToken"
     }
     assert "TOO_MANY_TOKENS" in made["409"]["description"]
+    assert "TOO_MANY_NEW_TOKENS" in made["429"]["description"]
     assert (
         "NO_SUCH_TOKEN"
         in paths["/tokens/{token_id}.json"]["delete"]["responses"]["404"]["description"]
