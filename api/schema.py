@@ -744,14 +744,15 @@ def practice_spec(fmt: str | None) -> dict:
             description=(
                 "Creates a place of the user and four house bots (strategies played by the "
                 "server itself), starts it and logs the session in to it as after /login. The "
-                "user is the one name and password give (checked as /login checks them), or "
-                "else the session's. The user sits in a random seat; at pace 0 the house bots "
+                "user is the bearer token's (`Authorization: Bearer`: a bot then plays with the "
+                "token and the answer's `place` as `place_id`; no session is made), or the one "
+                "name and password give (checked as /login checks them), or else the session's. "
+                "The user sits in a random seat; at pace 0 the house bots "
                 "have played until the user's first turn when the answer comes. A user may have "
                 "a few unfinished practice places at a time."
             ),
             tags=["login"],
-            auth=[],
-            parameters=[*fields, _LOCATION, _RETRY_AFTER],
+            parameters=[*fields, _LOCATION, _RETRY_AFTER],  # its security: a token or a session
             request={t: PracticeFormSerializer for t in FORM_TYPES},
             responses={
                 **done,
@@ -768,8 +769,10 @@ def practice_spec(fmt: str | None) -> dict:
                             (errors.LOGIN_FAILED, "wrong name or password"),
                             (
                                 errors.NOT_LOGGED_IN,
-                                "no name and no logged-in session (a page client: 302 to /login)",
+                                "no token, no name and no logged-in session (a page client: "
+                                "302 to /login)",
                             ),
+                            (errors.INVALID_TOKEN, _PLAYER[401][1][1]),
                         ],
                         405: [(errors.METHOD_NOT_ALLOWED, "only POST")],
                         409: [
