@@ -536,14 +536,20 @@ def login_spec(path: str, fmt: str | None, with_form: bool) -> dict:
         for name, text in (
             ("name", "user name (or in the form body)"),
             ("password", "password (or in the form body)"),
-            ("place_id", "the place's id (or in the form body)"),
+            (
+                "place_id",
+                "the place's id (or in the form body); a page client may leave it empty to "
+                "log in to the site only (302 to /account)",
+            ),
         )
     ]
     if fmt:
         done = _document(fmt, LoggedInSerializer, XML_LOGGED_IN, "logged in; the cookie is set")
     else:
         done = {
-            (302, HTML_TYPE): OpenApiResponse(None, "logged in: to /operations"),
+            (302, HTML_TYPE): OpenApiResponse(
+                None, "logged in: to /operations (without a place: to /account)"
+            ),
             (200, JSON_TYPE): OpenApiResponse(
                 LoggedInSerializer, "logged in (Accept: application/json)"
             ),

@@ -57,6 +57,7 @@ from places.wire.numbers import ascii_decimal, ascii_integer
 OPERATIONS_URL = "/operations"
 LOGIN_URL = "/login"
 SIGN_UP_URL = "/signup"
+ACCOUNT_URL = "/account"
 #: Text fields ``card_0`` … on the manual-play page (a hand never holds more than 11 cards).
 FORM_CARD_FIELDS = 14
 _PLACE_ID = re.compile(r"\s*([0-9]{1,18})\s*", re.ASCII)
@@ -153,7 +154,8 @@ class ApiView(APIView):
 
 
 class LoginView(ApiView):
-    """``POST /sessions``, ``POST /login`` (and ``.json``/``.xml``): log in as a player of a place."""
+    """``POST /sessions``, ``POST /login`` (and ``.json``/``.xml``): log in as a player of a place;
+    a person on the login page may leave the place empty (:func:`_site_login`)."""
 
     authentication_classes: list = []
 
@@ -162,6 +164,8 @@ class LoginView(ApiView):
         name = params.field(dj, "name")
         password = params.field(dj, "password")
         place_text = params.field(dj, "place_id")
+        if not place_text.strip() and self.client(dj) == HTML:
+            return _site_login(dj, name, password)
         user, place_id = _authenticate_player(dj, name, password, place_text)
         if user is None:
             raise errors.Refused(errors.LOGIN_FAILED)
@@ -183,6 +187,18 @@ class LoginFormView(LoginView):
 
     def get(self, request) -> HttpResponse:
         return _login_page(request._request)
+
+
+def _site_login(request: HttpRequest, name: str, password: str) -> HttpResponse:
+    """A person's login without a place (the login page, its place left empty): the session
+    is the user's, in no place, and the person lands on their account page. A bot names its
+    place, and a JSON or XML login without one is refused as before (``LOGIN_FAILED``)."""
+    user = _authenticate(request, name, password)
+    if user is None:
+        raise errors.Refused(errors.LOGIN_FAILED, "wrong name or password")
+    auth_login(request, user)  # a new session key: no fixation
+    request.session.pop(sessions.PLACE_KEY, None)  # the place it played in before, if any
+    return HttpResponseRedirect(ACCOUNT_URL)
 
 
 #: A person's failed login is answered with the login page again, and its message.

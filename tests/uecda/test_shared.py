@@ -249,7 +249,11 @@ async def test_a_finished_places_code_opens_nothing(listener):
 async def test_a_disabled_accounts_code_takes_no_seat_and_is_no_wrong_guess(listener, caplog):
     """Issue 44, item 6: its sessions and tokens are refused, and so is its seat's code."""
     done = await sync_to_async(practice)("pia", 1)
-    await sync_to_async(lambda: accounts.disable(done.place.players.values_list("user", flat=True).filter(seat=done.seat)))()
+    await sync_to_async(
+        lambda: accounts.disable(
+            done.place.players.values_list("user", flat=True).filter(seat=done.seat)
+        )
+    )()
     assert await sync_to_async(seat_of_code)(done.join_code) == NoSeatNow(
         "pia's account is disabled"
     )

@@ -356,4 +356,3 @@ def test_a_disabled_entrants_code_opens_no_table(close_thread_connections):
     accounts.disable([t.entrants.get(user__username="d2").user_id])
     assert seat_of_code(codes["d2"]) == NoSeatNow("d2's account is disabled")
     assert seat_of_code(codes["d3"]).name == "d3"  # the others' codes still open their tables
-
