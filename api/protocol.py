@@ -71,7 +71,7 @@ ROUTES: tuple[Route, ...] = (
     Route("signup", ("POST",), views.SignUpView, Access.ANYONE, formats=(JSON, XML), pages=True),
     Route("operations", READ, views.OperationsView, Access.PLAYER, formats=(None,), pages=True),
     # not in 2011: a place of the user and four house bots, started (issue 13)
-    Route("practice", ("POST",), views.PracticeView, Access.ANYONE, pages=True),
+    Route("practice", ("POST",), views.PracticeView, Access.USER, pages=True),
     # not a 2011 document: the manual-play page's legal plays
     Route(
         "legal_plays",

@@ -536,14 +536,20 @@ def login_spec(path: str, fmt: str | None, with_form: bool) -> dict:
         for name, text in (
             ("name", "user name (or in the form body)"),
             ("password", "password (or in the form body)"),
-            ("place_id", "the place's id (or in the form body)"),
+            (
+                "place_id",
+                "the place's id (or in the form body); a page client may leave it empty to "
+                "log in to the site only (302 to /account)",
+            ),
         )
     ]
     if fmt:
         done = _document(fmt, LoggedInSerializer, XML_LOGGED_IN, "logged in; the cookie is set")
     else:
         done = {
-            (302, HTML_TYPE): OpenApiResponse(None, "logged in: to /operations"),
+            (302, HTML_TYPE): OpenApiResponse(
+                None, "logged in: to /operations (without a place: to /account)"
+            ),
             (200, JSON_TYPE): OpenApiResponse(
                 LoggedInSerializer, "logged in (Accept: application/json)"
             ),
@@ -744,14 +750,15 @@ def practice_spec(fmt: str | None) -> dict:
             description=(
                 "Creates a place of the user and four house bots (strategies played by the "
                 "server itself), starts it and logs the session in to it as after /login. The "
-                "user is the one name and password give (checked as /login checks them), or "
-                "else the session's. The user sits in a random seat; at pace 0 the house bots "
+                "user is the bearer token's (`Authorization: Bearer`: a bot then plays with the "
+                "token and the answer's `place` as `place_id`; no session is made), or the one "
+                "name and password give (checked as /login checks them), or else the session's. "
+                "The user sits in a random seat; at pace 0 the house bots "
                 "have played until the user's first turn when the answer comes. A user may have "
                 "a few unfinished practice places at a time."
             ),
             tags=["login"],
-            auth=[],
-            parameters=[*fields, _LOCATION, _RETRY_AFTER],
+            parameters=[*fields, _LOCATION, _RETRY_AFTER],  # its security: a token or a session
             request={t: PracticeFormSerializer for t in FORM_TYPES},
             responses={
                 **done,
@@ -768,8 +775,10 @@ def practice_spec(fmt: str | None) -> dict:
                             (errors.LOGIN_FAILED, "wrong name or password"),
                             (
                                 errors.NOT_LOGGED_IN,
-                                "no name and no logged-in session (a page client: 302 to /login)",
+                                "no token, no name and no logged-in session (a page client: "
+                                "302 to /login)",
                             ),
+                            (errors.INVALID_TOKEN, _PLAYER[401][1][1]),
                         ],
                         405: [(errors.METHOD_NOT_ALLOWED, "only POST")],
                         409: [
@@ -896,6 +905,7 @@ def tokens_spec() -> dict:
                         **_SESSION_ONLY,
                         400: [(errors.INVALID_PARAMETER, "a label of no valid form")],
                         409: [(errors.TOO_MANY_TOKENS, "too many tokens not revoked")],
+                        429: [(errors.TOO_MANY_NEW_TOKENS, "too many tokens made lately")],
                     },
                 ),
             },

@@ -36,6 +36,9 @@ class Access(Enum):
     #: A session logged in as a player of a place (``places.sessions``), or a bearer token
     #: of a player of the place the request's ``place_id`` names (:func:`token_player`).
     PLAYER = "player"
+    #: A user, of a bearer token (:func:`token_of`), of the session, or (practice) of the
+    #: name and password the request gives: the view decides which it needs.
+    USER = "user"
 
 
 def refuse_cross_site(request: HttpRequest, *, even_if_safe: bool = False) -> None:
@@ -98,6 +101,22 @@ def check_token(token: str, address: str) -> ApiToken:
             errors.TOO_MANY_ATTEMPTS, held.message, headers={"Retry-After": str(held.seconds)}
         )
     raise errors.Refused(errors.INVALID_TOKEN)
+
+
+def token_of(request: HttpRequest) -> ApiToken | None:
+    """The request's ``Authorization: Bearer`` token, checked (:func:`check_token`: a wrong
+    one is refused and counted), its user made the request's (``request.user``, and the
+    token ``request.api_token``); None without the header, so that the session decides.
+
+    The one way every route a bot or a script calls takes a token: the player API's
+    (``api/views.py``), practice, the staff endpoints (``places/views/staff.py``)."""
+    sent = sessions.bearer_token(request)
+    if sent is None:
+        return None
+    token = check_token(sent, throttle.address_of(request))
+    request.user = token.user  # the token's user, not the session's
+    request.api_token = token
+    return token
 
 
 def token_player(request: HttpRequest, user_id: int) -> tuple[int, int]:

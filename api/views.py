@@ -35,9 +35,9 @@ from api.security import (
     Access,
     BearerTokenAuthentication,
     SessionCookieAuthentication,
-    check_token,
     current_player,
     refuse_cross_site,
+    token_of,
     token_player,
 )
 from places import errors, logs, services, sessions
@@ -57,6 +57,7 @@ from places.wire.numbers import ascii_decimal, ascii_integer
 OPERATIONS_URL = "/operations"
 LOGIN_URL = "/login"
 SIGN_UP_URL = "/signup"
+ACCOUNT_URL = "/account"
 #: Text fields ``card_0`` … on the manual-play page (a hand never holds more than 11 cards).
 FORM_CARD_FIELDS = 14
 _PLACE_ID = re.compile(r"\s*([0-9]{1,18})\s*", re.ASCII)
@@ -106,11 +107,8 @@ class ApiView(APIView):
     def initial(self, request, *args, **kwargs) -> None:
         dj = request._request
         refuse_cross_site(dj)  # before anything else, for every unsafe method
-        token = None
-        if self.route.access is Access.PLAYER and (sent := bearer_token(dj)) is not None:
-            token = check_token(sent, throttle.address_of(dj))  # the fast path's too: this view
-            dj.user = token.user  # the token's user, not the session's
-            dj.api_token = token
+        # the fast path's too: this view
+        token = token_of(dj) if self.route.access is not Access.ANYONE else None
         super().initial(request, *args, **kwargs)
         if self.route.access is Access.PLAYER:
             if token is None:
@@ -156,7 +154,8 @@ class ApiView(APIView):
 
 
 class LoginView(ApiView):
-    """``POST /sessions``, ``POST /login`` (and ``.json``/``.xml``): log in as a player of a place."""
+    """``POST /sessions``, ``POST /login`` (and ``.json``/``.xml``): log in as a player of a place;
+    a person on the login page may leave the place empty (:func:`_site_login`)."""
 
     authentication_classes: list = []
 
@@ -165,6 +164,8 @@ class LoginView(ApiView):
         name = params.field(dj, "name")
         password = params.field(dj, "password")
         place_text = params.field(dj, "place_id")
+        if not place_text.strip() and self.client(dj) == HTML:
+            return _site_login(dj, name, password)
         user, place_id = _authenticate_player(dj, name, password, place_text)
         if user is None:
             raise errors.Refused(errors.LOGIN_FAILED)
@@ -186,6 +187,18 @@ class LoginFormView(LoginView):
 
     def get(self, request) -> HttpResponse:
         return _login_page(request._request)
+
+
+def _site_login(request: HttpRequest, name: str, password: str) -> HttpResponse:
+    """A person's login without a place (the login page, its place left empty): the session
+    is the user's, in no place, and the person lands on their account page. A bot names its
+    place, and a JSON or XML login without one is refused as before (``LOGIN_FAILED``)."""
+    user = _authenticate(request, name, password)
+    if user is None:
+        raise errors.Refused(errors.LOGIN_FAILED, "wrong name or password")
+    auth_login(request, user)  # a new session key: no fixation
+    request.session.pop(sessions.PLACE_KEY, None)  # the place it played in before, if any
+    return HttpResponseRedirect(ACCOUNT_URL)
 
 
 #: A person's failed login is answered with the login page again, and its message.
@@ -350,25 +363,28 @@ def _sign_up_page(
 class PracticeView(ApiView):
     """``POST /practice`` (and ``.json``/``.xml``): a place of the user and four house bots.
 
-    The user is the session's (any logged-in user), or the one ``name`` and
-    ``password`` name, checked as ``/login`` checks them (the same limits on
-    failures). The place is started and the session then plays in it, as after
-    ``/login``: a bot goes on with the same cookie, a person lands on the Play page.
+    The user is the bearer token's (``Authorization: Bearer``, as on the player routes),
+    or the one ``name`` and ``password`` name, checked as ``/login`` checks them (the
+    same limits on failures), or the session's (any logged-in user). The place is
+    started and the session then plays in it, as after ``/login``: a bot goes on with
+    the same cookie (or its token and the answer's ``place``), a person lands on the
+    Play page.
     """
-
-    authentication_classes: list = []
 
     def post(self, request) -> HttpResponse:
         dj = request._request
         options = _practice_options(dj)
         services.check_practice(**options)  # bad settings cost no password check
-        name = params.field(dj, "name")
-        if name:
+        token = getattr(dj, "api_token", None)  # checked before the view (``initial``)
+        name = "" if token else params.field(dj, "name")
+        if token:
+            user = token.user
+        elif name:
             user = _authenticate(dj, name, params.field(dj, "password"))
             if user is None:
                 raise errors.Refused(errors.LOGIN_FAILED, "wrong name or password")
         elif (session_user := get_user(dj)).is_authenticated:
-            user = session_user  # (the route takes anyone: DRF left request.user anonymous)
+            user = session_user
         else:
             raise errors.Refused(
                 errors.NOT_LOGGED_IN, "log in first, or send name and password with the request"
@@ -376,7 +392,7 @@ class PracticeView(ApiView):
         done = services.start_practice(user.pk, address=throttle.address_of(dj), **options)
         if name:
             auth_login(dj, user)  # a new session key: no fixation
-        if done.join_code is None:
+        if done.join_code is None and token is None:  # a token's bot names the place itself
             dj.session[sessions.PLACE_KEY] = done.place.id
         # a uecda practice is played by the user's client over TCP, not by this session
         kind = self.client(dj)

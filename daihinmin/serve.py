@@ -28,6 +28,10 @@ What differs from plain ``daphne``:
   2011; 0: none), on daphne's address (``-b``), served from daphne's loop
   (``places/realtime/legacy.py``). The port is bound before daphne starts: a port
   taken stops the launcher with a message.
+- **No secret in the access log.** The 2011 routes take ``name`` and ``password`` in
+  the query string (``POST /sessions?name=…&password=…``), and a query string may
+  carry a token: daphne's access log writes such a value as ``[redacted]``
+  (:func:`redacted`); the request itself is served as sent.
 - **The UECda port.** The clients of UECda places (tndhms's TCP protocol, each
   taking its seat with its join code) on ``UECDA_PORT`` (42485 as tndhms; 0: none),
   on ``UECDA_HOST`` or daphne's address, served from daphne's loop
@@ -48,11 +52,52 @@ import socket
 import sys
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
+from urllib.parse import unquote_plus
 
 logger = logging.getLogger(__name__)
 
 #: A byte a URL may not hold raw (RFC 3986: ASCII only), to be percent-encoded.
 _NON_ASCII = re.compile(rb"[\x80-\xff]")
+
+
+#: A query parameter whose value the access log never writes: a password or a token.
+_SECRET_NAME = re.compile(r"pass|token|secret", re.IGNORECASE)
+#: A value that is a personal API token, whatever it is called (``places/services/tokens.py``).
+_TOKEN_VALUE = re.compile(r"dh(?:_|%5F)[0-9a-f]{12}", re.IGNORECASE)
+REDACTED = "[redacted]"
+
+
+def redacted(uri: str) -> str:
+    """``uri`` as the access log writes it: the value of a query parameter named like a
+    password or a token (``password``, ``password_again``, ``token``, ``access_token``,
+    in any case, percent-encoded or not) or holding a token is :data:`REDACTED`."""
+    path, mark, query = uri.partition("?")
+    if not mark:
+        return uri
+    fields = []
+    for field in query.split("&"):
+        name, equals, value = field.partition("=")
+        secret = _SECRET_NAME.search(unquote_plus(name)) or _TOKEN_VALUE.search(value)
+        fields.append(f"{name}{equals}{REDACTED}" if equals and secret else field)
+    return f"{path}?{'&'.join(fields)}"
+
+
+def redacted_access_log() -> None:
+    """Make daphne's access log (``--access-log``; stdout at the default verbosity) write
+    each path through :func:`redacted`."""
+    from daphne.access import AccessLogGenerator
+
+    log = AccessLogGenerator.__call__
+    if getattr(log, "redacting", False):
+        return
+
+    def redacting(self, protocol, action, details):
+        if isinstance(details.get("path"), str):
+            details = {**details, "path": redacted(details["path"])}
+        return log(self, protocol, action, details)
+
+    redacting.redacting = True
+    AccessLogGenerator.__call__ = redacting
 
 
 def percent_encoded(url: bytes) -> bytes:
@@ -237,10 +282,12 @@ def uecda_port(argv: list[str]) -> socket.socket | None:
 
 def prepare() -> None:
     """What differs from plain daphne, set before daphne makes its loop (at the first import
-    of ``daphne.server``): uvloop, bounded bodies, lenient request lines."""
+    of ``daphne.server``): uvloop, bounded bodies, lenient request lines, an access log
+    without secrets."""
     use_uvloop()
     bounded_requests()
     lenient_request_lines()
+    redacted_access_log()
 
 
 def daphne_loop() -> asyncio.AbstractEventLoop:

@@ -63,6 +63,8 @@ CHECK_SECONDS = 3  # how long each prerequisite may take to answer before it cou
 LEGACY_PORT_OFFSET = 1000
 #: Where certbot's webroot plugin writes its http-01 challenges (Debian's default site's root).
 ACME_ROOT = Path("/var/www/html")
+#: Debian's nginx access log, where an installed site writes (``--nginx-site``).
+ACCESS_LOG = Path("/var/log/nginx/access.log")
 
 MAIN = """\
 # made by deploy/serve_prod.py: nginx in the foreground, everything under one folder
@@ -76,13 +78,13 @@ events { worker_connections 8192; }
 http {
     include /etc/nginx/mime.types;
     default_type application/octet-stream;
-    access_log $run/access.log;
     client_body_temp_path $run/body;
     proxy_temp_path $run/proxy;
     fastcgi_temp_path $run/fastcgi;
     uwsgi_temp_path $run/uwsgi;
     scgi_temp_path $run/scgi;
     include $run/site.conf;
+    access_log $run/access.log daihinmin;  # the site's format: no password, no token
 }
 $stream
 """
@@ -103,6 +105,7 @@ TO_HTTPS = """
 server {
     listen $port;
     server_name _;
+    access_log $access_log daihinmin;
     location /.well-known/acme-challenge/ {
         root $acme_root;
     }
@@ -120,12 +123,14 @@ def nginx_site(
     tls: tuple[Path, Path] | None = None,
     plain_port: int | None = None,
     acme_root: Path = ACME_ROOT,
+    access_log: Path = ACCESS_LOG,
 ) -> str:
     """The site of ``deploy/nginx/daihinmin.conf`` for these server processes.
 
     With ``tls`` (certificate, key) the site listens with TLS on ``listen`` (https://,
     wss://) and, given ``plain_port``, sends plain HTTP there to https://, but for the
-    ACME challenges under ``acme_root`` (``certbot renew`` with ``--webroot``).
+    ACME challenges under ``acme_root`` (``certbot renew`` with ``--webroot``). Requests
+    go to ``access_log``, a password or token of a query string redacted.
     """
     upstreams = "\n".join(f"    server 127.0.0.1:{p} max_fails=0;" for p in ports)
     tls_lines, redirect = "", ""
@@ -134,9 +139,15 @@ def nginx_site(
         listen = f"{listen} ssl"
         tls_lines = Template(TLS).substitute(certificate=certificate, key=key)
         if plain_port is not None:
-            redirect = Template(TO_HTTPS).substitute(port=plain_port, acme_root=acme_root)
+            redirect = Template(TO_HTTPS).substitute(
+                port=plain_port, acme_root=acme_root, access_log=access_log
+            )
     site = Template(SITE.read_text()).substitute(
-        upstreams=upstreams, listen=listen, static_root=str(static_root), tls=tls_lines
+        upstreams=upstreams,
+        listen=listen,
+        static_root=str(static_root),
+        tls=tls_lines,
+        access_log=access_log,
     )
     return site + redirect
 
@@ -320,7 +331,8 @@ def main(argv: list[str] | None = None) -> int:
 
     run = args.run_dir or Path(tempfile.mkdtemp(prefix="daihinmin-nginx-"))
     run.mkdir(parents=True, exist_ok=True)
-    (run / "site.conf").write_text(nginx_site(ports, args.listen, static_root, tls))
+    site = nginx_site(ports, args.listen, static_root, tls, access_log=run / "access.log")
+    (run / "site.conf").write_text(site)
     user = "user root;" if os.geteuid() == 0 else ""  # workers that can read the checkout
     load_stream = (stream_module_line(args.nginx) or "") if legacy_listen else ""
     stream = legacy_site(legacy_ports, legacy_listen) if legacy_listen else ""

@@ -70,6 +70,9 @@ TOO_MANY_TOKENS = _define(
     "TOO_MANY_TOKENS", 409, "too many API tokens: revoke one before making another"
 )
 NO_SUCH_TOKEN = _define("NO_SUCH_TOKEN", 404, "no API token of this user has that id")
+TOO_MANY_NEW_TOKENS = _define(
+    "TOO_MANY_NEW_TOKENS", 429, "too many API tokens made lately: try again later"
+)
 
 # -- the game -----------------------------------------------------------------------------
 INVALID_CARD = _define("INVALID_CARD", 400, "a card string in no known form")

@@ -267,17 +267,19 @@ class NameKey(models.Model):
     a user, indexed, so a new name is checked against every name in one look-up.
 
     Kept by a signal whenever a user is saved (``places.services.accounts``), filled for
-    the users before it by its migration. Keys of users before may meet: the check is
-    made when a name is taken, never again.
+    the users before it by its migration. A key is one user's: the database refuses the
+    second of two look-alikes made at the same moment, which both passed the check
+    before. Of users before the keys whose keys met, the first keeps the key (migration
+    0018); the check is made when a name is taken, never again.
     """
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="name_keys"
     )
-    key = models.TextField(db_index=True)
+    key = models.TextField()
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "key"], name="one_name_key")]
+        constraints = [models.UniqueConstraint(fields=["key"], name="one_user_per_name_key")]
 
 
 class Game(models.Model):

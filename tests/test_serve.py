@@ -95,3 +95,46 @@ def test_a_port_of_its_own_already_taken_stops_the_launcher_saying_so(setting, w
     assert done.returncode == 1
     assert f"{what}'s port 127.0.0.1:{port} ({setting})" in done.stderr
     assert f"{setting} to another port, or 0 for none" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("uri", "logged"),
+    [
+        (
+            "/sessions?name=alice&password=alice-pw&place_id=1",
+            "/sessions?name=alice&password=[redacted]&place_id=1",
+        ),
+        ("/signup?name=a&Password=x&password_again=x", "/signup?name=a&Password=[redacted]"
+         "&password_again=[redacted]"),
+        ("/get_hand.json?place_id=1&access_token=abc", "/get_hand.json?place_id=1&access_token="
+         "[redacted]"),
+        ("/get_hand.json?place_id=1&t=dh_0123456789ab_s3cr3t", "/get_hand.json?place_id=1&t="
+         "[redacted]"),
+        ("/x?p%61ssword=y", "/x?p%61ssword=[redacted]"),
+        ("/get_hand.json?place_id=1", "/get_hand.json?place_id=1"),
+        ("/users/alice", "/users/alice"),
+    ],
+)  # fmt: skip
+def test_the_access_log_writes_no_password_or_token_of_a_query_string(uri, logged):
+    """Issue 44, item 9: the 2011 routes take the password in the query string."""
+    from daihinmin.serve import redacted
+
+    assert redacted(uri) == logged
+
+
+def test_daphne_s_access_log_goes_through_the_redaction():
+    import io
+
+    from daphne.access import AccessLogGenerator
+
+    from daihinmin.serve import redacted_access_log
+
+    redacted_access_log()
+    redacted_access_log()  # twice: wrapped once
+    stream = io.StringIO()
+    details = {"path": "/sessions?name=a&password=hunter2", "status": 200, "method": "POST",
+               "client": "127.0.0.1:5", "size": 10}  # fmt: skip
+    AccessLogGenerator(stream)("http", "complete", details)
+    assert "hunter2" not in stream.getvalue()
+    assert '"POST /sessions?name=a&password=[redacted]" 200 10' in stream.getvalue()
+    assert details["path"].endswith("hunter2")  # daphne's own record is left as it was

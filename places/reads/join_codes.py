@@ -64,7 +64,9 @@ def seat_of_code(code: str) -> CodeSeat | NoSeatNow | None:
 
     A seat's code opens its seat while its place waits. An entrant's code opens the
     entrant's seat at its first table not over, in table order, once the tournament has
-    started, if that table waits; one being played is the entrant's already.
+    started, if that table waits; one being played is the entrant's already. The code of
+    a disabled account opens nothing (:class:`NoSeatNow`), as its sessions and tokens do:
+    every way to the port asks here.
     """
     found = _found(
         JoinCode.objects.filter(
@@ -74,14 +76,22 @@ def seat_of_code(code: str) -> CodeSeat | NoSeatNow | None:
     )
     if found is not None:
         player = found.player
+        if not player.user.is_active:
+            return _disabled(player.name)
         return CodeSeat(player.place_id, player.seat, player.name, client_seats(player.place_id))
     entry = _found(EntrantCode.objects.select_related("entrant__tournament", "entrant__user"), code)
     return None if entry is None else _entrant_seat(entry.entrant)
 
 
+def _disabled(name: str) -> NoSeatNow:
+    return NoSeatNow(f"{name}'s account is disabled")
+
+
 def _entrant_seat(entrant: Entrant) -> CodeSeat | NoSeatNow:
     tournament = entrant.tournament
     name = entrant.user.get_username()
+    if not entrant.user.is_active:
+        return _disabled(name)
     if tournament.state == Tournament.State.WAITING:
         return NoSeatNow(f"tournament {tournament.id} has not started")
     player = (

@@ -6,10 +6,20 @@ from datetime import datetime
 
 from places.models import ApiToken
 
+#: Revoked tokens listed, the latest revoked: what a revoked token did is seen a while,
+#: and a list of every one ever made would grow without end (issue 44, item 8).
+REVOKED_LISTED = 5
+
 
 def of_user(user_id: int) -> list[ApiToken]:
-    """The user's tokens, the newest first, revoked ones too (with when)."""
-    return list(ApiToken.objects.filter(user_id=user_id).order_by("-id"))
+    """The user's tokens not revoked and the :data:`REVOKED_LISTED` latest revoked (with
+    when), the newest made first."""
+    mine = ApiToken.objects.filter(user_id=user_id)
+    live = list(mine.filter(revoked_at__isnull=True))
+    revoked = list(
+        mine.filter(revoked_at__isnull=False).order_by("-revoked_at", "-id")[:REVOKED_LISTED]
+    )
+    return sorted(live + revoked, key=lambda row: row.id, reverse=True)
 
 
 def _iso(when: datetime | None) -> str | None:

@@ -90,7 +90,10 @@ def sign_up(name: str, password: str):
     try:
         with transaction.atomic():
             return model.objects.create_user(name, password=password)
-    except IntegrityError:  # the same name, signed up at the same moment
+    except IntegrityError:
+        # one like it signed up at the same moment: the name, or one of its keys, is taken
+        # now (unique in the database); say which, as the check before would have
+        check_name_free(name)
         raise errors.Refused(errors.NAME_TAKEN, f"the name {name[:150]!r} is taken") from None
 
 
@@ -127,15 +130,24 @@ def check_unless_taken(name: str) -> str:
 
 def keep_name_keys(sender, instance, created: bool, update_fields, **kwargs) -> None:
     """A user's :class:`NameKey` rows follow its name (``post_save`` of the user model):
-    made with the user, made again when its name may have changed."""
+    made with the user, made again when its name may have changed.
+
+    A key is one user's (unique in the database): a new user's or a renamed user's key
+    that another user holds fails the save with ``IntegrityError`` (two look-alikes signed
+    up at the same moment: the second is refused, :func:`sign_up`). A user saved under
+    the name it had keeps what it has: a key of a user from before the keys that another
+    user holds stays that user's (migration 0018)."""
     field = get_user_model().USERNAME_FIELD
     if update_fields is not None and field not in update_fields:
         return
     keys = name_keys(instance.get_username())
-    if not created:
-        NameKey.objects.filter(user=instance).exclude(key__in=keys).delete()
+    held = set(NameKey.objects.filter(user=instance).values_list("key", flat=True))
+    renamed = bool(held - keys)
+    if renamed:
+        NameKey.objects.filter(user=instance, key__in=held - keys).delete()
     NameKey.objects.bulk_create(
-        [NameKey(user=instance, key=k) for k in keys], ignore_conflicts=True
+        [NameKey(user=instance, key=k) for k in sorted(keys - held)],
+        ignore_conflicts=not (created or renamed),
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import re
 import secrets
 from dataclasses import dataclass
@@ -22,11 +23,16 @@ from django.utils import timezone
 
 from places import errors
 from places.models import TOKEN_LABEL_LENGTH, ApiToken
+from places.reads.tokens import REVOKED_LISTED
 
 #: What a token's label (the bot's version) may be: ``v2``, ``greedy-1.3``, ``2026-11-28``.
 LABEL_PATTERN = re.compile(rf"[A-Za-z0-9][A-Za-z0-9._+-]{{0,{TOKEN_LABEL_LENGTH - 1}}}")
 #: A user's tokens not revoked, at most: one per bot version in use is a handful.
 MAX_TOKENS_PER_USER = 20
+#: Tokens a user may make in :data:`MADE_WINDOW`, revoked ones too: making and revoking
+#: in a loop stops here (issue 44, item 8), a person's new versions never reach it.
+MAX_MADE_PER_WINDOW = 30
+MADE_WINDOW = timedelta(days=1)
 #: Random bytes of a token's secret (256 bits: never guessed, however many tries).
 SECRET_BYTES = 32
 #: A token's ``last_used_at`` is written again only when older than this: a bot's every
@@ -64,17 +70,37 @@ def read_label(value: object) -> str:
 
 def create(user_id: int, label: object) -> Made:
     """A new token of the user, labelled (:func:`read_label`); TOO_MANY_TOKENS past
-    :data:`MAX_TOKENS_PER_USER` tokens not revoked."""
+    :data:`MAX_TOKENS_PER_USER` tokens not revoked, TOO_MANY_NEW_TOKENS (with
+    ``Retry-After``) past :data:`MAX_MADE_PER_WINDOW` made in :data:`MADE_WINDOW`.
+
+    The user's tokens revoked before the window, but the latest listed
+    (:data:`~places.reads.tokens.REVOKED_LISTED`), are deleted: what a user has stored
+    stays bounded, whatever they made and revoked."""
     label = read_label(label)
     with transaction.atomic():
-        # one at a time per user: two made at once cannot both pass the count
+        # one at a time per user: two made at once cannot both pass the counts
         list(get_user_model().objects.select_for_update().filter(pk=user_id).values_list("pk"))
-        live = ApiToken.objects.filter(user_id=user_id, revoked_at__isnull=True).count()
+        mine = ApiToken.objects.filter(user_id=user_id)
+        live = mine.filter(revoked_at__isnull=True).count()
         if live >= MAX_TOKENS_PER_USER:
             raise errors.Refused(
                 errors.TOO_MANY_TOKENS,
                 f"{live} tokens: at most {MAX_TOKENS_PER_USER}; revoke one first",
             )
+        since = timezone.now() - MADE_WINDOW
+        made = list(mine.filter(created_at__gt=since).order_by("created_at")[:MAX_MADE_PER_WINDOW])
+        if len(made) >= MAX_MADE_PER_WINDOW:
+            wait = max(1, math.ceil((made[0].created_at - since).total_seconds()))
+            raise errors.Refused(
+                errors.TOO_MANY_NEW_TOKENS,
+                f"{len(made)} tokens made in {_hours(MADE_WINDOW)}: at most "
+                f"{MAX_MADE_PER_WINDOW}; try again in {wait} s",
+                headers={"Retry-After": str(wait)},
+            )
+        kept = mine.filter(revoked_at__isnull=False).order_by("-revoked_at", "-id")[:REVOKED_LISTED]
+        mine.filter(revoked_at__lt=since).exclude(
+            pk__in=list(kept.values_list("pk", flat=True))
+        ).delete()
         while True:
             prefix = secrets.token_hex(6)
             token = f"{_SCHEME}_{prefix}_{secrets.token_urlsafe(SECRET_BYTES)}"
@@ -86,6 +112,10 @@ def create(user_id: int, label: object) -> Made:
             except IntegrityError:  # the prefix was taken (one chance in 2^48): draw again
                 continue
             return Made(row, token)
+
+
+def _hours(span: timedelta) -> str:
+    return f"{span.total_seconds() / 3600:g} h"
 
 
 def revoke(user_id: int, token_id: str | int) -> ApiToken:

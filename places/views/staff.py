@@ -1,7 +1,8 @@
 """Staff endpoints for driving a place (PROTOCOL.md §5).
 
-Scripts call these with a staff session cookie and nothing else: no CSRF
-token. Instead, an unsafe request whose ``Origin`` (or, without one,
+Scripts call these with a staff session cookie, or a staff user's personal API token
+(``Authorization: Bearer``, checked as on the player routes: ``api.security.token_of``),
+and nothing else: no CSRF token. Instead, an unsafe request whose ``Origin`` (or, without one,
 ``Referer``) names another host is refused (``places.origins``), so that a page
 on another site cannot make a logged-in staff member's browser start or step a
 place.
@@ -15,6 +16,7 @@ from functools import wraps
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
+from api.security import token_of
 from places import errors, services
 from places.models import Place
 from places.origins import sent_by_another_site
@@ -33,6 +35,7 @@ def staff_endpoint(*methods: str) -> Callable:
         @wraps(view)
         def wrapped(request: HttpRequest, place_id: int, **kwargs) -> HttpResponse:
             try:
+                token_of(request)  # a token's user is the request's
                 user = request.user
                 if not user.is_authenticated:
                     raise errors.Refused(errors.NOT_LOGGED_IN, "log in as staff first")

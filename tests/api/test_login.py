@@ -465,3 +465,40 @@ def test_a_check_that_errs_is_not_a_failure(client, place, low_limits, monkeypat
         assert log_in(client, place).status_code == 500
     monkeypatch.setattr(backends.ModelBackend, "authenticate", broken)
     assert log_in(client, place).status_code == 200
+
+
+# -- a person's login without a place (issue 44, item 13) ----------------------------------------
+
+
+def test_a_person_logs_in_without_a_place_and_lands_on_the_account_page(client, place):
+    response = client.post("/login", creds(place=""))
+    assert response.status_code == 302 and response["Location"] == "/account"
+    alice = get_user_model().objects.get(username="alice")
+    assert client.session["_auth_user_id"] == str(alice.pk)
+    assert "place_id" not in client.session  # the site's session, in no place
+    assert client.get("/account").status_code == 200
+    assert client.get("/operations")["Location"] == "/login"  # Play still needs a place
+
+
+def test_a_place_login_after_a_site_login_plays_and_a_site_login_again_leaves_the_place(
+    client, place
+):
+    assert client.post("/login", creds(place=place.id))["Location"] == "/operations"
+    assert client.get("/operations").status_code == 200
+    assert client.post("/sessions", creds(place=" "))["Location"] == "/account"
+    assert "place_id" not in client.session
+
+
+def test_a_wrong_password_without_a_place_is_the_login_page_again(client, place):
+    response = client.post("/login", creds(place="", password="wrong"))
+    assert response.status_code == 401
+    assert "wrong name or password" in body(response)
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_bot_still_names_its_place(client, place):
+    """The JSON and XML logins keep the 2011 contract: without a place, LOGIN_FAILED."""
+    response = client.post("/login.json", creds(place=""))
+    assert response.status_code == 401
+    error_json("LOGIN_FAILED", response)
+    assert "_auth_user_id" not in client.session

@@ -174,6 +174,7 @@ def test_the_token_routes_are_described(schema):
         "$ref": "#/components/schemas/NewToken"
     }
     assert "TOO_MANY_TOKENS" in made["409"]["description"]
+    assert "TOO_MANY_NEW_TOKENS" in made["429"]["description"]
     assert (
         "NO_SUCH_TOKEN"
         in paths["/tokens/{token_id}.json"]["delete"]["responses"]["404"]["description"]
@@ -288,6 +289,9 @@ def test_practice_describes_its_answer_its_parameters_and_its_errors(schema):
     assert list(uecda["properties"]) == ["join_code", "host", "port", "client", "bot"]
     assert "UNKNOWN_STRATEGY" in op["responses"]["400"]["description"]
     assert "TOO_MANY_PRACTICES" in op["responses"]["409"]["description"]
+    # issue 44: a bot's token starts a practice too, as a session or a name and password do
+    assert op["security"] == [{"bearerAuth": []}, {"cookieAuth": []}]  # or name and password
+    assert "INVALID_TOKEN" in op["responses"]["401"]["description"]
     assert "Location" in op["responses"]["302"]["headers"]
     xml = op["responses"]["200"]["content"]
     assert '<players type="array">' in xml["application/xml"]["examples"]["Document"]["value"]

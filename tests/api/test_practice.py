@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
@@ -18,6 +19,7 @@ from places.engine.place import IN_GAME
 from places.models import HouseBot, Place, Player
 from places.reads.position import state_of
 from places.reads.seats import seats_of
+from places.services import tokens
 from tests.api.helpers import FORM, data, error_json, error_xml, forms, submit
 
 pytestmark = pytest.mark.django_db
@@ -479,4 +481,32 @@ def test_a_person_with_a_wrong_password_gets_the_login_page_again(client, alice)
     assert response.status_code == 401
     text = response.content.decode()
     assert "wrong name or password" in text and 'action="/sessions"' in text
+    assert nothing_made()
+
+
+# -- with a token -------------------------------------------------------------------------------
+
+
+def test_a_bearer_token_starts_a_practice_and_its_bot_plays_it_without_a_password(alice):
+    """Issue 44, item 13: ``POST /practice.json`` with ``Authorization: Bearer`` answered
+    NOT_LOGGED_IN, so an automated bot still carried its owner's password."""
+    token = {"HTTP_AUTHORIZATION": f"Bearer {tokens.create(alice.pk, 'v3').token}"}
+    bot = Client()
+    response = bot.post("/practice.json", {"games": "1"}, **token)
+    assert response.status_code == 200, response.content
+    doc = data(response)
+    assert doc["player"] == "alice" and doc["state"] == "running"
+    assert settings.SESSION_COOKIE_NAME not in response.cookies  # no session: the token is it
+    hand = bot.get(f"/get_hand.json?place_id={doc['place']}", **token)
+    assert hand.status_code == 200 and data(hand)
+    xml = bot.post("/practice.xml", {"games": "1"}, **token)
+    assert xml.status_code == 200 and b"<player>alice</player>" in xml.content
+
+
+def test_a_wrong_token_starts_no_practice_even_with_the_password(client, alice):
+    response = client.post(
+        "/practice.json", as_alice(), HTTP_AUTHORIZATION="Bearer dh_000000000000_wrong"
+    )
+    assert response.status_code == 401
+    error_json("INVALID_TOKEN", response)
     assert nothing_made()

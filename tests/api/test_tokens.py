@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from datetime import timedelta
 from urllib.parse import urlencode
 
 import pytest
@@ -17,6 +18,7 @@ from api import fast
 from daihinmin.asgi import router
 from places.models import ApiToken, Player
 from places.reads import documents
+from places.reads import tokens as tokens_read
 from places.services import tokens
 from tests.api.helpers import FORM, data, error_json, error_xml
 from tests.api.test_fast_path import CountingDjango, request
@@ -228,3 +230,29 @@ def test_json_of_a_new_token_is_its_listing_plus_the_token(place, alice):
     listed = data(alice.get("/tokens.json"))["tokens"][0]
     assert {k: v for k, v in made.items() if k != "token"} == listed
     assert json.dumps(listed).count("dh_") == 0
+
+
+def test_making_and_revoking_in_a_loop_stops_at_the_bound_and_lists_the_last_revoked(place, alice):
+    """Issue 44, item 8: 300 tokens made and revoked in seconds were all kept and listed."""
+    for n in range(tokens.MAX_MADE_PER_WINDOW):
+        made = make_token(alice, f"loop{n}")
+        assert alice.delete(f"/tokens/{made['id']}.json").status_code == 200
+    refused = alice.post("/tokens.json", {"label": "one-more"})
+    assert refused.status_code == 429
+    error_json("TOO_MANY_NEW_TOKENS", refused)
+    wait = int(refused["Retry-After"])
+    assert 0 < wait <= tokens.MADE_WINDOW.total_seconds()
+    listed = data(alice.get("/tokens.json"))["tokens"]
+    assert [t["label"] for t in listed] == [
+        f"loop{n}" for n in range(tokens.MAX_MADE_PER_WINDOW - 1, -1, -1)
+    ][: tokens_read.REVOKED_LISTED]
+    # a day later: room again, and the revoked ones but the last listed are gone
+    mine = ApiToken.objects.filter(user__username="alice")
+    day = tokens.MADE_WINDOW + timedelta(seconds=1)
+    for row in list(mine):
+        ApiToken.objects.filter(pk=row.pk).update(
+            created_at=row.created_at - day, revoked_at=row.revoked_at - day
+        )
+    make_token(alice, "next-day")
+    assert mine.all().count() == tokens_read.REVOKED_LISTED + 1
+    assert len(data(alice.get("/tokens.json"))["tokens"]) == tokens_read.REVOKED_LISTED + 1

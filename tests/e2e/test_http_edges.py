@@ -60,3 +60,19 @@ def test_a_429_has_its_reason_phrase(server):
     assert [a.status_code for a in answers] == [401] * 5 + [429]
     assert answers[-1].reason_phrase == "Too Many Requests"
     assert answers[-1].json()["error"]["code"] == "TOO_MANY_ATTEMPTS"
+
+
+def test_a_password_in_the_query_string_logs_in_and_is_not_in_the_access_log(server):
+    """Issue 44, item 9: the 2011 routes take ``?name=…&password=…``; daphne's access log
+    (its stdout here) writes the request with the password redacted."""
+    place_id = create_place(server, games=1, pace="manual")
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        query = f"name=alice&password=alice-pw&place_id={place_id}"
+        answer = client.post(f"/sessions.json?{query}")
+        assert answer.status_code == 200, answer.text
+        assert client.get("/get_hand.json").status_code == 200  # logged in by it
+        refused = client.get(f"/get_hand.json?place_id={place_id}&token=dh_0123456789ab_x")
+        assert refused.status_code == 200  # the cookie's: the parameter is no credential
+    log = (server.workdir / "daphne.log").read_text(errors="replace")
+    assert f"/sessions.json?name=alice&password=[redacted]&place_id={place_id}" in log
+    assert "alice-pw" not in log and "dh_0123456789ab" not in log

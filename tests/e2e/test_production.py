@@ -73,3 +73,22 @@ async def test_a_place_through_nginx_reaches_a_spectator_on_each_process(stack):
         assert events == log, label
     summary = check_stream(log, NAMES, game_count=3, seed="nginx")
     assert sum(summary.points) == 3 * 10
+
+
+def test_nginx_s_access_log_writes_no_password_or_token_of_a_query_string(stack):
+    """Issue 44, item 9: the 2011 routes take ``?name=…&password=…`` through nginx too; its
+    access log (``deploy/nginx/daihinmin.conf``, ``log_format daihinmin``) redacts it."""
+    import httpx
+
+    place_id = create_place(stack.server, games=1, seed="log")
+    with httpx.Client(base_url=stack.url, timeout=30) as client:
+        query = f"name={NAMES[0]}&password={NAMES[0]}-pw&place_id={place_id}"
+        assert client.post(f"/sessions.json?{query}").status_code == 200
+        assert client.get("/get_hand.json").status_code == 200  # logged in by it
+        page = {"Referer": f"{stack.url}/login?password=from-a-page"}
+        assert client.get("/healthz?token=dh_0123456789ab_x", headers=page).status_code == 200
+    log = (stack.run_dir / "access.log").read_text(errors="replace")
+    assert '"POST /sessions.json?[redacted] HTTP/1.1" 200' in log
+    assert '"GET /get_hand.json HTTP/1.1" 200' in log  # the rest as nginx's combined format
+    assert '"GET /healthz?[redacted] HTTP/1.1" 200' in log and "/login?[redacted]" in log
+    assert f"{NAMES[0]}-pw" not in log and "dh_0123" not in log and "from-a-page" not in log

@@ -8,6 +8,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from places.models import ApiToken
+from places.reads import tokens as tokens_read
+from places.services import tokens
 
 pytestmark = pytest.mark.django_db
 
@@ -77,3 +79,22 @@ def test_the_page_s_forms_need_the_csrf_token(person):
     strict.login(username="quinn", password="q-Pass-123456")
     assert strict.post("/account", {"action": "create_token", "label": "v1"}).status_code == 403
     assert not ApiToken.objects.filter(user__username="quinn").exists()
+
+
+def test_the_page_at_the_token_bound_lists_the_live_tokens_and_the_last_revoked(person):
+    """Issue 44, item 8: /account reached 240 KB at 796 tokens; at the bound it stays small."""
+    ids = []
+    for n in range(tokens.MAX_TOKENS_PER_USER + tokens_read.REVOKED_LISTED + 2):
+        if len(ids) == tokens.MAX_TOKENS_PER_USER:  # full: revoke the oldest first
+            assert person.post("/account", {"action": "revoke_token", "token_id": ids.pop(0)})
+        assert (
+            person.post("/account", {"action": "create_token", "label": f"v{n}"}).status_code == 200
+        )
+        ids.append(str(ApiToken.objects.filter(user__username="paula").latest("id").id))
+    page = person.get("/account")
+    text = page.content.decode()
+    listed = text.count('name="token_id"')
+    assert listed == tokens.MAX_TOKENS_PER_USER  # revoke forms: the live ones only
+    assert text.count("<tr") - 1 == tokens.MAX_TOKENS_PER_USER + tokens_read.REVOKED_LISTED
+    print(f"/account at the bound: {len(page.content)} bytes, {listed} live tokens listed")
+    assert len(page.content) < 64_000  # a guard: 796 tokens made it 240 KB

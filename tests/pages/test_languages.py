@@ -25,7 +25,7 @@ def page(client, path: str, **headers) -> str:
     [
         ("/", "Places", "場の一覧"),
         ("/cards", "Cards", "カード"),
-        ("/login", "Log in to a place", "場にログイン"),
+        ("/login", "Leave it empty to log in to the site only", "サイトにだけログイン"),
         ("/games", "No finished game is as asked.", "条件に合う終了済みのゲームはありません。"),
     ],
 )

@@ -9,6 +9,7 @@ from places import services
 from places.engine.cards import format_card, sorted_ids
 from places.models import Place
 from places.reads import seats
+from places.services import tokens
 from places.wire import records
 
 from .conftest import NAMES
@@ -310,3 +311,23 @@ def test_an_unknown_place_is_404_json(staff_client, method, what):
     response = getattr(staff_client, method)(url(999, what))
     assert response.status_code == 404
     assert response.json() == {"error": {"code": "NOT_FOUND", "message": "no place 999"}}
+
+
+def test_a_staff_token_drives_a_place_as_its_session_would(client, staff, users, manual_place):
+    """Issue 44, item 13: a script of staff carries a token, not the password."""
+    made = tokens.create(staff.pk, "script")
+    auth = {"HTTP_AUTHORIZATION": f"Bearer {made.token}"}
+    started = client.post(url(manual_place, "start.json"), **auth)
+    assert started.status_code == 200 and started.json()["state"] == "running"
+    assert client.get(url(manual_place, "info.json"), **auth).status_code == 200
+    player = tokens.create(users[0].pk, "bot")  # alice's: a player, not staff
+    refused = client.get(
+        url(manual_place, "info.json"), HTTP_AUTHORIZATION=f"Bearer {player.token}"
+    )
+    assert refused.status_code == 403 and error_code(refused) == "STAFF_ONLY"
+    wrong = client.get(url(manual_place, "info.json"), HTTP_AUTHORIZATION="Bearer dh_nonsense")
+    assert wrong.status_code == 401 and error_code(wrong) == "INVALID_TOKEN"
+    tokens.revoke(staff.pk, made.row.id)
+    revoked = client.post(url(manual_place, "stop.json"), **auth)
+    assert revoked.status_code == 401 and error_code(revoked) == "INVALID_TOKEN"
+    assert Place.objects.get(pk=manual_place.id).state == Place.State.RUNNING

@@ -25,10 +25,10 @@ from bots.uecda import UecdaClient, play_tables
 from places import errors, services
 from places.engine.rules import UECDA_NAME
 from places.models import Game, JoinCode, Place, Tournament
-from places.reads.join_codes import seat_of_code, tournament_codes
+from places.reads.join_codes import NoSeatNow, seat_of_code, tournament_codes
 from places.reads.records import place_records
 from places.reads.tournaments import tournament as tournament_view
-from places.services import uecda_seats
+from places.services import accounts, uecda_seats
 from places.services.house import house_users, make_house_user, make_wire_user
 from places.services.practice import start_practice
 from places.uecda import wire as w
@@ -245,6 +245,26 @@ async def test_a_finished_places_code_opens_nothing(listener):
     reader, writer = await knock(listener.port, done.join_code)
     assert await refused(reader)
     writer.close()
+
+
+async def test_a_disabled_accounts_code_takes_no_seat_and_is_no_wrong_guess(listener, caplog):
+    """Issue 44, item 6: its sessions and tokens are refused, and so is its seat's code."""
+    done = await sync_to_async(practice)("pia", 1)
+    await sync_to_async(
+        lambda: accounts.disable(
+            done.place.players.values_list("user", flat=True).filter(seat=done.seat)
+        )
+    )()
+    assert await sync_to_async(seat_of_code)(done.join_code) == NoSeatNow(
+        "pia's account is disabled"
+    )
+    with caplog.at_level(logging.INFO, logger="places.uecda.shared"):
+        reader, writer = await knock(listener.port, done.join_code)
+        assert await refused(reader)  # no player number, 0 or any
+        writer.close()
+    assert any("pia's account is disabled" in r.getMessage() for r in caplog.records)
+    assert "127.0.0.1" not in listener.strikes or listener.strikes["127.0.0.1"].wrong == 0
+    assert not listener.waiting and not listener.matches
 
 
 async def test_a_silent_client_passes_at_its_place_s_time_limit_and_the_match_ends(

@@ -31,7 +31,7 @@ from places.models import EntrantCode, Game, JoinCode, Place, Player, Tournament
 from places.reads.join_codes import NoSeatNow, seat_of_code, tournament_codes
 from places.reads.records import place_records
 from places.reads.tournaments import tournament as tournament_view
-from places.services import uecda_seats
+from places.services import accounts, uecda_seats
 from places.services.house import make_house_user
 from places.services.tournaments import table_seed
 from places.uecda import wire as w
@@ -347,3 +347,12 @@ def check_duplicate(places: list[Place], names: list[str], seed: str) -> None:
         assert len(held) == 25 and set(held.values()) == {1}
         assert {name for name, _ in held} == set(names)
     assert Game.objects.filter(place__in=places, status=Game.FINISHED).count() == 5 * GAMES
+
+
+def test_a_disabled_entrants_code_opens_no_table(close_thread_connections):
+    """Issue 44, item 6: an entrant's code is refused once the account is disabled."""
+    t, codes = cup([f"d{i}" for i in range(5)])
+    assert seat_of_code(codes["d2"]).name == "d2"
+    accounts.disable([t.entrants.get(user__username="d2").user_id])
+    assert seat_of_code(codes["d2"]) == NoSeatNow("d2's account is disabled")
+    assert seat_of_code(codes["d3"]).name == "d3"  # the others' codes still open their tables
