@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
+import string
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from places.engine.numbers import ID_MAX, whole
 from places.errors import Refused
 
 
@@ -49,20 +51,20 @@ def refused(e: Refused) -> CommandError:
 
 def place_id(text: str | int, kind: str = "place") -> int:
     """The id of a place (or of a ``kind`` of row: a tournament) as a whole number."""
-    try:
-        value = int(text)
-    except (TypeError, ValueError):
-        raise CommandError(f"a {kind} id is a whole number, not {str(text)!r}") from None
-    if not 1 <= value < 2**63:  # beyond the database's integers: surely no such row
-        raise CommandError(f"no {kind} {value}")
+    text = str(text)
+    if not text or text.strip(string.digits):
+        raise CommandError(f"a {kind} id is a whole number, not {text[:40]!r}")
+    value = whole(text, ID_MAX, 1)
+    if value is None:  # 0, or beyond the database's integers: surely no such row
+        raise CommandError(f"no {kind} {text.lstrip('0')[:40] or 0}")
     return value
 
 
 def whole_number(option: str, text: str | int) -> int:
-    try:
-        return int(text)
-    except (TypeError, ValueError):
-        raise CommandError(f"{option} must be a whole number, not {str(text)!r}") from None
+    value = whole(str(text), ID_MAX)
+    if value is None:
+        raise CommandError(f"{option} must be a whole number, not {str(text)[:40]!r}")
+    return value
 
 
 def seconds(option: str, text: str | float) -> float:

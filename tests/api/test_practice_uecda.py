@@ -177,3 +177,14 @@ def test_the_2011_rules_have_no_variants_for_a_practice(client, alice):
     error_json(errors.INVALID_PARAMETER, response)
     assert "the daihinmin-2011 rules have no variants" in data(response)["error"]["message"]
     assert not Place.objects.exists()
+
+
+@pytest.mark.parametrize("rules", ["uecda+reseat=²", "uecda+reseat=" + "9" * 5000])
+def test_a_variant_number_that_is_no_ascii_number_is_invalid_parameter_not_500(
+    client, alice, rules
+):
+    """``²`` passes ``str.isdigit`` but not ``int``; 5,000 nines pass Python's digit limit."""
+    response = uecda(client, rules=rules)
+    error_json(errors.INVALID_PARAMETER, response)
+    assert "reseat= takes a number 0-99999" in data(response)["error"]["message"]
+    assert not Place.objects.exists()

@@ -231,6 +231,9 @@ def test_paging_lists_each_game_once(client, seeded):
         ({"player": "alice", "rank": "6"}, "rank"),
         ({"limit": "0"}, "limit"),
         ({"limit": "201"}, "limit"),
+        ({"limit": "²"}, "limit"),  # isdigit, but no int
+        ({"limit": "٣"}, "limit"),  # 3 to int
+        ({"limit": "9" * 5000}, "limit"),  # beyond int's digits
         ({"place": "x"}, "place"),
         ({"since": "yesterday"}, "since"),
         ({"version": "v2"}, "version"),

@@ -25,6 +25,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from places import services
+from places.engine.numbers import ID_MAX, PORT_MAX, option
 from places.errors import Refused
 from places.models import ENDED, Place
 from places.services import house
@@ -52,9 +53,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default="127.0.0.1")
-        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument("--port", type=option(PORT_MAX), default=8000)
         parser.add_argument("--pace", type=float, default=0.6, help="seconds between steps")
-        parser.add_argument("--games", type=int, default=50)
+        parser.add_argument("--games", type=option(ID_MAX, 1), default=50)
         parser.add_argument("--transport", choices=["http", "ws"], default="ws")
 
     def handle(self, *args, host, port, pace, games, transport, **options):

@@ -21,6 +21,7 @@ from typing import Any
 from django.core.management.base import CommandError
 
 from bots.strategies import UECDA_STRATEGIES
+from places.engine.numbers import ID_MAX, PORT_MAX, option
 from places.engine.rules import UECDA, UECDA_NAME, Rules, UnknownRules, rules_named
 from places.engine.tndhms_cfg import CfgError, read_cfg
 from places.errors import Refused
@@ -51,10 +52,10 @@ class Command(OneLineCommand):
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "--games", type=int, default=None, help="games in the match (or the cfg's)"
+            "--games", type=option(ID_MAX), default=None, help="games in the match (or the cfg's)"
         )
         parser.add_argument(
-            "--port", type=int, default=None, help=f"the port ({PORT}, or the cfg's)"
+            "--port", type=option(PORT_MAX), default=None, help=f"the port ({PORT}, or the cfg's)"
         )
         rules = parser.add_mutually_exclusive_group()
         rules.add_argument(
@@ -114,7 +115,7 @@ class Command(OneLineCommand):
         )
         parser.add_argument(
             "--watch",
-            type=int,
+            type=option(PORT_MAX),
             default=None,
             metavar="PORT",
             help="serve the match's live page, results and replays on this port from this "
