@@ -22,8 +22,9 @@ import urllib.request
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
+from daihinmin.ports import PortError, ports
 from places import services
 from places.engine.numbers import ID_MAX, PORT_MAX, option
 from places.errors import Refused
@@ -71,6 +72,11 @@ class Command(BaseCommand):
             self._stop_children()
 
     def _run(self, host: str, port: int, pace: float, games: int, transport: str) -> None:
+        try:  # the server's side ports follow --port unless set (daihinmin/ports.py)
+            side = ports(os.environ, site=port)
+        except PortError as e:
+            raise CommandError(str(e)) from None
+        self.port = port
         self._users()
         base = f"http://{host}:{port}"
         server = self._spawn(
@@ -115,7 +121,7 @@ class Command(BaseCommand):
             time.sleep(1.0)  # the bots log in and connect before the first turn
             if place.state == Place.State.WAITING:
                 services.schedule_start(place.id)
-            legacy = settings.LEGACY_WS_PORT
+            legacy, uecda = side.legacy_ws, side.uecda
             self.stdout.write(
                 f"\nDemo place {place.id} is playing ({games} games, a step every {pace} s).\n"
                 f"  live:    {base}/places/{place.id}/\n"
@@ -129,9 +135,8 @@ class Command(BaseCommand):
                     else ""
                 )
                 + (
-                    f"  UECda:   {host}:{settings.UECDA_PORT}  (UECda clients, with a join "
-                    "code: docs/bots.md)\n"
-                    if settings.UECDA_PORT
+                    f"  UECda:   {host}:{uecda}  (UECda clients, with a join code: docs/bots.md)\n"
+                    if uecda
                     else ""
                 )
                 + "Ctrl-C stops the server, the bots and the demo place.\n"
@@ -183,7 +188,7 @@ class Command(BaseCommand):
         self.stdout.write(f"Demo place {self.place_id} stopped.")
 
     def _spawn(self, argv: list[str], quiet: bool = False) -> subprocess.Popen:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "PORT": str(self.port)}
         out = subprocess.DEVNULL if quiet else None
         child = subprocess.Popen(argv, cwd=settings.BASE_DIR, env=env, stdout=out, stderr=None)
         self.children.append(child)
