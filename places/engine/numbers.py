@@ -1,19 +1,27 @@
-"""Reading a whole number someone wrote: ASCII digits only, within a bound.
+"""Reading a number someone wrote: ASCII digits only, a whole one within a bound.
 
 ``str.isdigit`` says yes to ``²`` (which ``int`` then refuses with a ``ValueError``)
 and to ``٣`` (which ``int`` reads as 3); ``int`` also takes spaces, ``_`` and a sign,
 and refuses 4,300 digits or more with a ``ValueError`` of its own. So every reading
 of a number that a person or a file gives (a rules variant, a tndhms cfg or log, a
 query parameter, a command's option, a client's ``--server``) goes through
-:func:`whole`, and each caller refuses ``None`` with its own clear error.
+:func:`whole` (:func:`decimal` for seconds and the like), and each caller refuses
+``None`` with its own clear error.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Callable
 
 _ASCII_DIGITS = frozenset("0123456789")
+#: A decimal or exponent form; nan and inf are read too (the ranges refuse them by name).
+_DECIMAL = re.compile(
+    r"[+-]?(?:(?:[0-9]{1,40}(?:\.[0-9]{0,40})?|\.[0-9]{1,40})(?:[eE][+-]?[0-9]{1,4})?"
+    r"|nan|inf|infinity)",
+    re.ASCII | re.IGNORECASE,
+)
 
 
 def whole(text: str, high: int, low: int = 0, *, digits: int | None = None) -> int | None:
@@ -30,6 +38,12 @@ def whole(text: str, high: int, low: int = 0, *, digits: int | None = None) -> i
         return None
     value = int(significant or "0")
     return value if low <= value <= high else None
+
+
+def decimal(text: str) -> float | None:
+    """The number ``text`` writes in ASCII (``0.5``, ``1e3``, ``nan``) as a float, else
+    None: ``float`` also reads ``１０`` and ``1_0``. Its range is the caller's to judge."""
+    return float(text) if _DECIMAL.fullmatch(text) else None
 
 
 #: The largest number a TCP port is.
