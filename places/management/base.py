@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from places.engine.numbers import ID_MAX, whole
 from places.errors import Refused
+from places.models import PLAYERS_PER_PLACE
 
 
 class OneLineCommand(BaseCommand):
@@ -42,6 +43,18 @@ def columns(rows: list[list[str]]) -> list[str]:
         ).rstrip()
         for r in rows
     ]
+
+
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
+
+
+def standings_lines(standings: list[dict]) -> list[str]:
+    """Standings (``Standing.as_dict``) as aligned lines: position, player, points, and
+    how many games each ended 1st … 5th (``place_status``, the end of ``uecda_match``)."""
+    rows = [["#", "player", "points", *ORDINALS[:PLAYERS_PER_PLACE]]]
+    for s in standings:
+        rows.append([str(s["position"]), s["name"], str(s["points"]), *map(str, s["rank_counts"])])
+    return columns(rows)
 
 
 def refused(e: Refused) -> CommandError:

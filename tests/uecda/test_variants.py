@@ -79,6 +79,8 @@ async def retrying(client: UecdaClient):
         (["--rules", "uecda+13back"], "unknown variant token '13back'"),
         (["--rules", "daihinmin-2011"], "a drop-in plays the uecda rules or a variant"),
         (["--rules", "uecda+reseat=²"], "reseat= takes a number 0-99999"),
+        (["--house", "grandmaster"], "--house: 'grandmaster': a sample strategy"),
+        (["--house", "montecarlo@0"], "--house: montecarlo@0: a budget is playouts"),
         (["--rules", "uecda+reseat=" + "9" * 5000], "reseat= takes a number 0-99999"),
         (["--config", "{cfg2}"], r"tndhms2.cfg: line 1: RULE_SEKIGAE_NUM is a number"),
         (["--config", "{cfg}"], r"tndhms.cfg: line 2: RULE_11BACK is YES or NO, not 'YSE'"),
