@@ -76,3 +76,14 @@ def test_make_passes_port_to_the_server_and_its_help_says_where_each_port_is():
         ["make", "-s", "help", "PORT=28000"], cwd=ROOT, capture_output=True, text=True
     )
     assert "127.0.0.1:28081" in done.stdout and "127.0.0.1:62485" in done.stdout
+
+
+def test_the_readme_shows_the_banner_make_run_prints():
+    """With every port's line: the UECda one was missing."""
+    from places.management.commands.demo import banner
+
+    text = banner(1, 50, 0.6, "127.0.0.1", ports({}))
+    assert "  UECda:   127.0.0.1:42485  (UECda clients" in text
+    assert f"```\n{text}```" in (ROOT / "README.md").read_text()
+    moved = banner(1, 50, 0.6, "127.0.0.1", ports({"PORT": "28000"}))
+    assert "http://127.0.0.1:28000/" in moved and ":28081/" in moved and ":62485 " in moved

@@ -24,7 +24,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from daihinmin.ports import PortError, ports
+from daihinmin.ports import PortError, Ports, ports
 from places import services
 from places.engine.numbers import ID_MAX, PORT_MAX, option
 from places.errors import Refused
@@ -44,6 +44,30 @@ HOUSE_BOTS = [
 ]
 BOT_PASSWORD = "demo-bot"
 TITLE = "Demo"
+
+
+def banner(place_id: int, games: int, pace: float, host: str, side: Ports) -> str:
+    """What ``make run`` prints once its place plays (the README shows it)."""
+    base = f"http://{host}:{side.site}"
+    return (
+        f"Demo place {place_id} is playing ({games} games, a step every {pace} s).\n"
+        f"  live:    {base}/places/{place_id}/\n"
+        f"  results: {base}/places/{place_id}/results\n"
+        f"  home:    {base}/\n"
+        f"  admin:   {base}/admin/  (user {STAFF[0]}, password {STAFF[1]})\n"
+        f"  API:     {base}/api/docs/\n"
+        + (
+            f"  2011:    ws://{host}:{side.legacy_ws}/  (the 2011 bots' WebSocket)\n"
+            if side.legacy_ws
+            else ""
+        )
+        + (
+            f"  UECda:   {host}:{side.uecda}  (UECda clients, with a join code: docs/bots.md)\n"
+            if side.uecda
+            else ""
+        )
+        + "Ctrl-C stops the server, the bots and the demo place.\n"
+    )
 
 
 class Command(BaseCommand):
@@ -121,26 +145,7 @@ class Command(BaseCommand):
             time.sleep(1.0)  # the bots log in and connect before the first turn
             if place.state == Place.State.WAITING:
                 services.schedule_start(place.id)
-            legacy, uecda = side.legacy_ws, side.uecda
-            self.stdout.write(
-                f"\nDemo place {place.id} is playing ({games} games, a step every {pace} s).\n"
-                f"  live:    {base}/places/{place.id}/\n"
-                f"  results: {base}/places/{place.id}/results\n"
-                f"  home:    {base}/\n"
-                f"  admin:   {base}/admin/  (user {STAFF[0]}, password {STAFF[1]})\n"
-                f"  API:     {base}/api/docs/\n"
-                + (
-                    f"  2011:    ws://{host}:{legacy}/  (the 2011 bots' WebSocket)\n"
-                    if legacy
-                    else ""
-                )
-                + (
-                    f"  UECda:   {host}:{uecda}  (UECda clients, with a join code: docs/bots.md)\n"
-                    if uecda
-                    else ""
-                )
-                + "Ctrl-C stops the server, the bots and the demo place.\n"
-            )
+            self.stdout.write("\n" + banner(place.id, games, pace, host, side))
             for bot in bots:
                 bot.wait()
             if server.poll() is not None:
