@@ -7,7 +7,7 @@ import string
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from places.engine.numbers import ID_MAX, whole
+from places.engine.numbers import ID_MAX, decimal, whole
 from places.errors import Refused
 from places.models import PLAYERS_PER_PLACE
 
@@ -82,10 +82,7 @@ def whole_number(option: str, text: str | int) -> int:
 
 def seconds(option: str, text: str | float) -> float:
     """A finite number of seconds (its sign is the service's to judge)."""
-    try:
-        value = float(text)
-    except (TypeError, ValueError):
-        value = math.nan
-    if not math.isfinite(value):
+    value = decimal(str(text))
+    if value is None or not math.isfinite(value):
         raise CommandError(f"{option} must be a number of seconds, not {str(text)!r}")
     return value
