@@ -19,7 +19,8 @@ PROCESSES     ?= 2
 help:
 	@echo "make run     serve on http://$(HOST):$(PORT)/ with a demo place played by five bots"
 	@echo "make serve   serve without bots (start places from the admin or manage.py)"
-	@echo "             (both: the 2011 bots' WebSocket on $(HOST):8081 too, LEGACY_WS_PORT)"
+	@echo "             (both: the 2011 bots' WebSocket on $(HOST):$$(($(PORT) + 81)) too, LEGACY_WS_PORT, and"
+	@echo "             the UECda port on $(HOST):$$(($(PORT) + 34485)), UECDA_PORT: both follow PORT unless set)"
 	@echo "make serve-prod  nginx on $(HOST):$(PORT) (and 8081) in front of PROCESSES=$(PROCESSES) server"
 	@echo "             processes, production settings (needs REDIS_URL; DATABASE_URL for PostgreSQL)"
 	@echo "make test    ruff check, then pytest in PYTEST_WORKERS=$(PYTEST_WORKERS) workers (0: serially;"
@@ -47,11 +48,11 @@ migrate: $(STAMP)
 
 run: $(STAMP)
 	DEBUG=1 $(PY) manage.py migrate --noinput
-	DEBUG=1 $(PY) manage.py demo --host $(HOST) --port $(PORT)
+	DEBUG=1 PORT=$(PORT) $(PY) manage.py demo --host $(HOST) --port $(PORT)
 
 serve: $(STAMP)
 	DEBUG=1 $(PY) manage.py migrate --noinput
-	DEBUG=1 $(PY) -m daihinmin.serve -b $(HOST) -p $(PORT) daihinmin.asgi:application
+	DEBUG=1 PORT=$(PORT) $(PY) -m daihinmin.serve -b $(HOST) -p $(PORT) daihinmin.asgi:application
 
 serve-prod: $(STAMP)
 	$(PY) deploy/serve_prod.py --processes $(PROCESSES) --listen $(HOST):$(PORT)

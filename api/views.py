@@ -42,6 +42,7 @@ from api.security import (
 )
 from places import errors, logs, services, sessions
 from places.engine.cards import format_card
+from places.engine.numbers import ID_MAX, decimal, whole
 from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME
 from places.presentation.cards import card_label
 from places.presentation.strings import page_strings
@@ -52,7 +53,6 @@ from places.reads.seats import seat_of
 from places.services import accounts, practice, tokens
 from places.services.house import STRATEGY_NAMES
 from places.sessions import bearer_token
-from places.wire.numbers import ascii_decimal, ascii_integer
 
 OPERATIONS_URL = "/operations"
 LOGIN_URL = "/login"
@@ -419,20 +419,20 @@ def _practice_options(request: HttpRequest) -> dict:
     if any(bots):
         options["bots"] = bots
     for key, parameter, kind in (
-        ("game_count", "games", ascii_integer),
-        ("pace", "pace", ascii_decimal),
-        ("time_limit", "time_limit", ascii_decimal),
-        ("time_bank", "time_bank", ascii_decimal),
+        ("game_count", "games", lambda text: whole(text, ID_MAX)),
+        ("pace", "pace", decimal),
+        ("time_limit", "time_limit", decimal),
+        ("time_bank", "time_bank", decimal),
     ):
         text = params.field(request, parameter).strip()
         if not text:
             continue
-        try:
-            options[key] = kind(text[:40])
-        except ValueError:
+        value = kind(text[:40])
+        if value is None:
             raise errors.Refused(
                 errors.INVALID_PARAMETER, f"{parameter}: a number, not {text[:40]!r}"
-            ) from None
+            )
+        options[key] = value
     seed = params.field(request, "seed")
     if seed:
         options["seed"] = seed

@@ -13,6 +13,7 @@ from typing import Any
 
 from bots.client import Bot, ProtocolError
 from bots.strategies import STRATEGIES, resolve, resolve_uecda
+from places.engine.numbers import ID_MAX, PORT_MAX, option, whole
 
 #: The environment variable a token may come from (kept out of the command line and its history).
 TOKEN_VARIABLE = "DAIHINMIN_TOKEN"
@@ -43,7 +44,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--server", default="http://127.0.0.1:8000", metavar="URL", help="the server (%(default)s)"
     )
-    parser.add_argument("--place", type=int, help="the place's id, to play in (not with uecda)")
+    parser.add_argument(
+        "--place", type=option(ID_MAX, 1), help="the place's id, to play in (not with uecda)"
+    )
     parser.add_argument(
         "--name", help="the user to play as (a player of the place); uecda: the name sent"
     )
@@ -167,8 +170,9 @@ def play_uecda(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
     if "://" in server:  # the HTTP default: its host, tndhms's port
         server = server.split("://", 1)[1].split("/", 1)[0].rsplit(":", 1)[0]
     host, _, port = server.rpartition(":") if ":" in server else (server, "", str(PORT))
-    if not port.isdigit():
-        parser.error(f"--server {args.server!r}: not HOST:PORT")
+    port_number = whole(port, PORT_MAX)
+    if port_number is None:
+        parser.error(f"--server {args.server[:60]!r}: not HOST:PORT")
     if args.join_code and args.name:
         parser.error("--join-code is the name the client sends: give one of them")
     name = args.name or args.strategy.rsplit(":", 1)[-1][:9]
@@ -180,7 +184,7 @@ def play_uecda(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
             run(
                 play_tables(
                     host,
-                    int(port),
+                    port_number,
                     sent,
                     strategy,
                     lambda s: print(s.line(label), flush=True),
@@ -189,7 +193,7 @@ def play_uecda(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
                 )
             )
             return
-        summary = run(UecdaClient(host, int(port), sent, strategy, rules, protocol).run())
+        summary = run(UecdaClient(host, port_number, sent, strategy, rules, protocol).run())
     except KeyboardInterrupt:
         raise SystemExit(130) from None
     except (OSError, asyncio.IncompleteReadError, UecdaProtocolError) as e:

@@ -29,6 +29,7 @@ import importlib
 import math
 import os
 import random as _random
+import re
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -41,6 +42,7 @@ from places.engine import uecda as u
 from places.engine.cards import DECK_MASK, INDEX_MASK, JOKER_MASK
 from places.engine.infoset import InfoSet
 from places.engine.legal import legal_plays
+from places.engine.numbers import whole
 from places.engine.plays import Kind, Play
 from places.engine.rules import UECDA
 from places.engine.uecda_stock import in_combination, precious, stock_move, strength
@@ -164,6 +166,10 @@ def _multi_count(hand: int, revolution: bool) -> int:
 
 #: The montecarlo strategy's budget by default: playouts a decision, shared by its moves.
 MONTECARLO_PLAYOUTS = 300
+#: The most playouts a budget names (beyond, a decision would never end).
+PLAYOUTS_MAX = 10**9
+#: A budget's milliseconds: ASCII digits, perhaps with a fraction.
+_MS = re.compile(r"[0-9]{1,9}(?:\.[0-9]{1,9})?", re.ASCII)
 #: Each move of a decision is played out at least this many times.
 MONTECARLO_MIN_DEALS = 4
 
@@ -178,15 +184,14 @@ class Budget:
     @classmethod
     def parse(cls, text: str) -> Budget:
         """``500`` (playouts) or ``100ms``; ValueError with a reason otherwise."""
-        try:
-            if text.endswith("ms"):
-                ms = float(text[:-2])
-                if ms > 0:
-                    return cls(ms=ms)
-            elif int(text) > 0:
-                return cls(playouts=int(text))
-        except ValueError:
-            pass
+        if text.endswith("ms"):
+            ms = _MS.fullmatch(text[:-2])
+            if ms is not None and float(ms[0]) > 0:
+                return cls(ms=float(ms[0]))
+        else:
+            playouts = whole(text, PLAYOUTS_MAX, 1)
+            if playouts is not None:
+                return cls(playouts=playouts)
         raise ValueError(f"montecarlo@{text[:20]}: a budget is playouts (500) or time (100ms)")
 
 

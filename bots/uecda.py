@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bots.strategies import UecdaStrategy, UecdaView, uecda_give
-from bots.uecda_seen import SeenGame
+from bots.uecda_seen import SeenGame, ranks_of
 from places.engine import uecda as u
 from places.engine.rules import UECDA, Rules
 from places.engine.uecda_legal import legal_moves
@@ -38,18 +38,32 @@ class NotSeated(ConnectionError):
 
 @dataclass
 class Summary:
-    """What a client saw of its match: its number, the games, its turns, its rejections."""
+    """What a client saw of its match: its number, the games, its points, its turns, its
+    rejections. ``unseen``: games whose rank it could not see, so that ``points`` leaves
+    them out (a 20-pass draw left it in, and no next game's table told its rank)."""
 
     player: int = -1
     games: int = 0
     turns: int = 0
     rejected: int = 0
+    points: int = 0
+    unseen: int = 0
 
     def line(self, name: str) -> str:
-        return (
-            f"{name}: player {self.player}, {self.games} games, {self.turns} turns, "
-            f"{self.rejected} rejected"
+        unseen = (
+            f" ({self.unseen} games left out: a 20-pass draw hid the rank)" if self.unseen else ""
         )
+        return (
+            f"{name}: player {self.player}, {self.games} games, {self.points} points{unseen}, "
+            f"{self.turns} turns, {self.rejected} rejected"
+        )
+
+    def ranked(self, rank: int | None, rules: Rules) -> None:
+        """A game of the match ended with this rank (1 best), or None when it is unseen."""
+        if rank is None:
+            self.unseen += 1
+        else:
+            self.points += rules.points_for(rank, u.PLAYERS)
 
 
 def hand_of(table: list[int]) -> int:
@@ -96,6 +110,9 @@ class UecdaClient:
         self.rules = rules
         self.protocol = protocol
         self.summary = Summary()
+        #: The last game ended by a 20-pass draw with this client still in: its rank is
+        #: the next hand-delivery table's (row 6), unless that starts a rank period.
+        self._rank_pending = False
 
     async def _table(self, reader: asyncio.StreamReader) -> list[int]:
         data = await reader.readexactly(w.table_bytes(self.protocol))
@@ -123,6 +140,8 @@ class UecdaClient:
                 pass
         finally:
             writer.close()
+        if self._rank_pending:
+            self.summary.ranked(None, self.rules)
         return self.summary
 
     async def _game(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
@@ -137,6 +156,10 @@ class UecdaClient:
             raise
         if delivered[w.FLAGS] != 1:
             raise UecdaProtocolError("a game began without the hand-delivery table")
+        if self._rank_pending:  # the last game's rank, if this game's exchange shows it
+            ranks = ranks_of(delivered)
+            self.summary.ranked(ranks[self.summary.player] + 1 if any(ranks) else None, self.rules)
+            self._rank_pending = False
         seen = SeenGame(self.summary.player, self.rules, delivered)
         give = delivered[w.FLAGS + 1]
         if 0 < give < 100:
@@ -177,7 +200,19 @@ class UecdaClient:
             if state == w.CONTINUE:
                 continue
             self.summary.games += 1
+            self._ended(seen)
             return state == w.GAME_OVER
+
+    def _ended(self, seen: SeenGame) -> None:
+        """The game's rank, as the going out showed it: the order out, the last one left
+        fifth; in a 20-pass draw that left this client in, the next game's tables'."""
+        me = self.summary.player
+        if seen.ranks[me]:
+            self.summary.ranked(seen.ranks[me], self.rules)
+        elif seen.out == u.PLAYERS - 1:
+            self.summary.ranked(u.PLAYERS, self.rules)
+        else:
+            self._rank_pending = True
 
 
 async def play_tables(

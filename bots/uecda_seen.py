@@ -33,6 +33,12 @@ def counts_of(table: Sequence[int]) -> list[int]:
     return list(table[_COUNTS : _COUNTS + u.PLAYERS])
 
 
+def ranks_of(table: Sequence[int]) -> list[int]:
+    """Row 6's ranks of players 0–4 before this game (0 daifugo … 4 daihinmin); all 0 in a
+    rank period's first game: the last game's ranks, as a hand-delivery table gives them."""
+    return list(table[_RANKS : _RANKS + u.PLAYERS])
+
+
 class SeenGame:
     """One game as ``player`` saw it: fed every table it reads, in order. ``stage`` is
     the play to beat as the tables show it (the client's view reads it)."""
@@ -41,7 +47,7 @@ class SeenGame:
         self.player = player
         self.rules = rules
         self.delivered = w.cards_of_table(delivered)
-        ranks = delivered[_RANKS : _RANKS + u.PLAYERS]  # 0 daifugo … 4; all 0: no exchange
+        ranks = ranks_of(delivered)  # all 0: no exchange
         self.poor = ranks[player] > 2
         #: The player across the exchange (the daihinmin for the daifugo …), if any.
         across = 4 - ranks[player]

@@ -21,6 +21,12 @@ from __future__ import annotations
 
 from django.conf import settings
 
+from places.engine.numbers import whole
+
+#: A ``Content-Length`` beyond this is unreadable (and beyond any limit): the body is
+#: then read up to the limit, as one of no stated length.
+MAX_STATED = 2**63 - 1
+
 
 def limit() -> int:
     return int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
@@ -30,7 +36,7 @@ def stated_length(headers) -> int | None:
     """The ``Content-Length`` of ASGI headers: None when absent or unreadable."""
     for name, value in headers:
         if name.lower() == b"content-length":
-            return int(value) if value.strip().isdigit() else None
+            return whole(value.strip().decode("latin-1"), MAX_STATED)
     return None
 
 

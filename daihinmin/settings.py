@@ -13,6 +13,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from daihinmin.ports import PortError, ports
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -386,9 +388,15 @@ WS_FLUSH_SHARE = float(env_str("WS_FLUSH_SHARE", "0.05"))
 
 # The 2011 event stream (places/realtime/legacy.py): every place's events to the WebSocket
 # clients of 2011 (drafts hixie-75 and -76), on a port of its own that
-# `python -m daihinmin.serve` opens beside daphne's, on daphne's address: 8081 as in 2011;
-# 0 opens none. Several processes on one machine need one port each (deploy/serve_prod.py).
-LEGACY_WS_PORT = int(env_str("LEGACY_WS_PORT", "8081"))
+# `python -m daihinmin.serve` opens beside daphne's, on daphne's address: 8081 as in 2011
+# (PORT + 81); 0 opens none. Several processes on one machine need one port each (deploy/serve_prod.py).
+# With PORT (make run/serve's: the site's port, 8000) given, it moves this port and
+# UECDA_PORT too when they are not given: PORT + 81 and PORT + 34485 (daihinmin/ports.py).
+try:
+    _ports = ports(os.environ)
+except PortError as e:
+    raise ImproperlyConfigured(str(e)) from None
+LEGACY_WS_PORT = _ports.legacy_ws
 # Behind a proxy that says whose connection it passes on (nginx's stream module with
 # `proxy_protocol on`): each connection starts with a PROXY protocol v1 line, and its
 # address counts against WS_MAX_SOCKETS_PER_ADDRESS. Never on a port clients reach directly.
@@ -396,13 +404,12 @@ LEGACY_WS_PROXY_PROTOCOL = env_bool("LEGACY_WS_PROXY_PROTOCOL", default=False)
 
 # UECda places (places/uecda/shared.py): their players' clients connect over tndhms's TCP
 # protocol to this port, which `python -m daihinmin.serve` opens beside daphne's (42485 as
-# tndhms; 0 or empty: none), on UECDA_HOST (empty: daphne's address). One process owns it:
+# tndhms, PORT + 34485; 0 or empty: none), on UECDA_HOST (empty: daphne's address). One process owns it:
 # with several (deploy/serve_prod.py), the others have UECDA_PORT=0. Clients are told
 # UECDA_PUBLIC_HOST (empty: the host the page was asked of) and UECDA_PUBLIC_PORT (empty:
 # UECDA_PORT). A UECda practice no client joined within UECDA_PRACTICE_WAIT seconds is
 # aborted when its user asks for another practice.
-_uecda_port = os.environ.get("UECDA_PORT")
-UECDA_PORT = 42485 if _uecda_port is None else int(_uecda_port.strip() or "0")
+UECDA_PORT = _ports.uecda
 UECDA_HOST = env_str("UECDA_HOST", "")
 UECDA_PUBLIC_HOST = env_str("UECDA_PUBLIC_HOST", "")
 UECDA_PUBLIC_PORT = int(env_str("UECDA_PUBLIC_PORT", "0"))

@@ -171,6 +171,9 @@ def production_env(base: dict[str, str]) -> dict[str, str]:
     """The processes' settings: production, whatever the caller's DEBUG."""
     env = {**base, "DJANGO_ENV": "production", "DEBUG": "0", "PYTHONUNBUFFERED": "1"}
     env.pop("DJANGO_SETTINGS_MODULE", None)
+    # each process is given its side ports (below): PORT, the site's port of make run,
+    # moves them in development only (daihinmin/ports.py)
+    env.pop("PORT", None)
     if not env.get("SECRET_KEY"):
         print("serve_prod: no SECRET_KEY: a random one (sessions end with this run)", flush=True)
         env["SECRET_KEY"] = secrets.token_urlsafe(48)

@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+from .numbers import whole
+
 DAIHINMIN_2011_NAME = "daihinmin-2011"
 UECDA_NAME = "uecda"
 
@@ -244,9 +246,10 @@ def varied(profile: Rules, variant: str) -> Rules:
         if token.switch in changes:
             raise UnknownRules(f"the variant names {token.token} twice")
         if numeric:
-            if not number.isdigit() or not 0 <= int(number) <= PERIOD_MAX:
+            value = whole(number, PERIOD_MAX)
+            if value is None:
                 raise UnknownRules(f"{token.token}= takes a number 0-{PERIOD_MAX}")
-            changes[token.switch] = int(number)
+            changes[token.switch] = value
         else:
             changes[token.switch] = not off
     return profile.but(**changes)
@@ -278,6 +281,21 @@ class TndhmsSettingError(UnknownRules):
         self.key = key
 
 
+#: tndhms's ``isint``: a number setting is at most 5 digits (UECDA.md §6).
+TNDHMS_DIGITS = 5
+
+
+def tndhms_number(key: str, value: str) -> int:
+    """A tndhms number setting's value (a cfg's or a log header's), as ``isint`` reads it:
+    ASCII digits, at most 5; :class:`TndhmsSettingError` naming ``key`` otherwise."""
+    number = whole(value, 10**TNDHMS_DIGITS - 1, digits=TNDHMS_DIGITS)
+    if number is None:
+        raise TndhmsSettingError(
+            key, f"{key} is a number of at most {TNDHMS_DIGITS} digits, not {value[:20]!r}"
+        )
+    return number
+
+
 def from_tndhms(settings: Mapping[str, str]) -> Rules:
     """The ``uecda`` variant tndhms plays with these settings (a cfg's or a log header's
     values by key, upper case; a key left out takes tndhms's default).
@@ -291,14 +309,11 @@ def from_tndhms(settings: Mapping[str, str]) -> Rules:
     """
     values = {**TNDHMS_DEFAULTS, **{k: v for k, v in settings.items() if k in TNDHMS_DEFAULTS}}
     changes: dict[str, bool | int] = {}
+    numbers: dict[str, int] = {}
     for token in TOKENS:
         value = values[token.tndhms]
         if _numeric(UECDA, token):
-            if not value.isdigit() or len(value) > 5:
-                raise TndhmsSettingError(
-                    token.tndhms,
-                    f"{token.tndhms} is a number of at most 5 digits, not {value[:20]!r}",
-                )
+            numbers[token.tndhms] = tndhms_number(token.tndhms, value)
             continue
         if value not in ("YES", "NO"):
             raise TndhmsSettingError(
@@ -309,13 +324,13 @@ def from_tndhms(settings: Mapping[str, str]) -> Rules:
         raise TndhmsSettingError(
             "RULE_SEKIGAE", f"RULE_SEKIGAE is YES or NO, not {values['RULE_SEKIGAE'][:20]!r}"
         )
-    reseat = int(values["RULE_SEKIGAE_NUM"])
+    reseat = numbers["RULE_SEKIGAE_NUM"]
     if values["RULE_SEKIGAE"] == "YES" and reseat == 0:
         raise TndhmsSettingError(
             "RULE_SEKIGAE_NUM", "RULE_SEKIGAE_NUM 0 with RULE_SEKIGAE YES: tndhms divides by it"
         )
     changes["seat_shuffle_period"] = reseat if values["RULE_SEKIGAE"] == "YES" and reseat > 1 else 0
-    ranks = int(values["FLASH_MIBUN_NUMBER"])
+    ranks = numbers["FLASH_MIBUN_NUMBER"]
     if ranks == 0:
         raise TndhmsSettingError("FLASH_MIBUN_NUMBER", "FLASH_MIBUN_NUMBER 0: tndhms divides by it")
     changes["rank_period"] = ranks

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .rules import TNDHMS_DEFAULTS, Rules, TndhmsSettingError, from_tndhms
+from .rules import TNDHMS_DEFAULTS, Rules, TndhmsSettingError, from_tndhms, tndhms_number
 
 _WORDS = re.compile(r"[^ \t\r\n]+")
 #: The keys read besides the rules: a number of at most five digits each (``isint``).
@@ -60,12 +60,10 @@ def read_cfg(text: str) -> TndhmsCfg:
         line_of[key] = n
     numbers = {}
     for key, default in zip(NUMBERS, (DEFAULT_GAMES, DEFAULT_PORT), strict=True):
-        value = values.get(key, str(default))
-        if not value.isdigit() or len(value) > 5:
-            raise CfgError(
-                line_of[key], f"{key} is a number of at most 5 digits, not {value[:20]!r}"
-            )
-        numbers[key] = int(value)
+        try:
+            numbers[key] = tndhms_number(key, values.get(key, str(default)))
+        except TndhmsSettingError as e:
+            raise CfgError(line_of[key], str(e)) from None
     try:
         rules = from_tndhms(values)
     except TndhmsSettingError as e:

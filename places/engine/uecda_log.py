@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from . import uecda as u
+from .numbers import whole
 from .rules import UECDA, Rules, TndhmsSettingError, from_tndhms
 from .tndhms_random import TndhmsRandom
 
@@ -44,6 +45,15 @@ RULE_LINES = (
     "RULE_SEKIGAE_NUM",
     "FLASH_MIBUN_NUMBER",
 )
+
+
+#: A game's key: its number on five digits (a match is at most 99,999 games, ``isint``).
+GAME_DIGITS = 5
+GAME_MAX = 10**GAME_DIGITS - 1
+#: A player's points so far: tndhms keeps them in a C ``int``.
+POINTS_MAX = 2**31 - 1
+#: ``RANDOM_SEED``: tndhms's ``time(NULL)``, at most 64 bits (``init_genrand`` keeps 32).
+SEED_MAX = 2**64 - 1
 
 
 #: The bytes tndhms's logger keeps a game's plays in (``play_log[1000]``, ``server/src/logger.c:15``).
@@ -174,8 +184,8 @@ def _game(number: int, lines: list[tuple[int, str]]) -> LoggedGame:
     result = _five_digits(values["result"], at["result"], "result")
     if sorted(result) != [0, 1, 2, 3, 4]:
         raise LogError(at["result"], f"result is not a ranking: {values['result']!r}")
-    points_text = values["points"].split()
-    if len(points_text) != 5 or not all(p.isdigit() for p in points_text):
+    points = [whole(p, POINTS_MAX) for p in values["points"].split()]
+    if len(points) != 5 or None in points:
         raise LogError(at["points"], f"points are not five numbers: {values['points'][:40]!r}")
     return LoggedGame(
         number,
@@ -186,7 +196,7 @@ def _game(number: int, lines: list[tuple[int, str]]) -> LoggedGame:
         None if exchange is None else tuple(exchange),
         tuple(plays),
         result,
-        tuple(int(p) for p in points_text),
+        tuple(points),
     )
 
 
@@ -254,9 +264,9 @@ class LogReader:
                 if name == "TOTAL_POINT":
                     ended = True
                 continue
-            if not (key.isdigit() and len(key) == 5):
+            if len(key) != GAME_DIGITS or whole(key, GAME_MAX) is None:
                 raise LogError(last, f"not a header or game key: {key[:20]!r}")
-            if int(key) != self.count:
+            if whole(key, GAME_MAX) != self.count:
                 raise LogError(last, f"game {key} where game {self.count:05d} was expected")
             expected = GAME_KEYS[len(pending)]
             if name != expected:
@@ -277,7 +287,7 @@ class LogReader:
                 raise LogError(last, f"the log is cut short: no {needed} line")
         if len(self.log.names) != 5:
             raise LogError(last, f"palyer_name names {len(self.log.names)} players, not 5")
-        if not header["GAME_NUMBER"].isdigit() or int(header["GAME_NUMBER"]) != self.count:
+        if whole(header["GAME_NUMBER"], GAME_MAX, digits=GAME_DIGITS) != self.count:
             raise LogError(
                 last,
                 f"GAME_NUMBER is {header['GAME_NUMBER'][:10]} but the log has {self.count} games",
@@ -348,10 +358,10 @@ FROM_SEED = "tndhms's generator from RANDOM_SEED"
 
 def seeded_stream(log: TndhmsLog) -> TndhmsRandom | None:
     """tndhms's generator as the log's match seeded it, if it used MT (``RAND_TYPE 1``)."""
-    seed = log.header.get("RANDOM_SEED", "")
-    if log.header.get("RAND_TYPE") != "1" or not seed.isdigit():
+    seed = whole(log.header.get("RANDOM_SEED", ""), SEED_MAX)
+    if log.header.get("RAND_TYPE") != "1" or seed is None:
         return None
-    return TndhmsRandom(int(seed))
+    return TndhmsRandom(seed)
 
 
 def _digits(players: Iterable[int]) -> str:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import math
+import string
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from places.engine.numbers import ID_MAX, decimal, whole
 from places.errors import Refused
+from places.models import PLAYERS_PER_PLACE
 
 
 class OneLineCommand(BaseCommand):
@@ -42,6 +45,18 @@ def columns(rows: list[list[str]]) -> list[str]:
     ]
 
 
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
+
+
+def standings_lines(standings: list[dict]) -> list[str]:
+    """Standings (``Standing.as_dict``) as aligned lines: position, player, points, and
+    how many games each ended 1st … 5th (``place_status``, the end of ``uecda_match``)."""
+    rows = [["#", "player", "points", *ORDINALS[:PLAYERS_PER_PLACE]]]
+    for s in standings:
+        rows.append([str(s["position"]), s["name"], str(s["points"]), *map(str, s["rank_counts"])])
+    return columns(rows)
+
+
 def refused(e: Refused) -> CommandError:
     """A service's refusal as a command's one-line error."""
     return CommandError(e.message.replace("\n", " "))
@@ -49,28 +64,25 @@ def refused(e: Refused) -> CommandError:
 
 def place_id(text: str | int, kind: str = "place") -> int:
     """The id of a place (or of a ``kind`` of row: a tournament) as a whole number."""
-    try:
-        value = int(text)
-    except (TypeError, ValueError):
-        raise CommandError(f"a {kind} id is a whole number, not {str(text)!r}") from None
-    if not 1 <= value < 2**63:  # beyond the database's integers: surely no such row
-        raise CommandError(f"no {kind} {value}")
+    text = str(text)
+    if not text or text.strip(string.digits):
+        raise CommandError(f"a {kind} id is a whole number, not {text[:40]!r}")
+    value = whole(text, ID_MAX, 1)
+    if value is None:  # 0, or beyond the database's integers: surely no such row
+        raise CommandError(f"no {kind} {text.lstrip('0')[:40] or 0}")
     return value
 
 
 def whole_number(option: str, text: str | int) -> int:
-    try:
-        return int(text)
-    except (TypeError, ValueError):
-        raise CommandError(f"{option} must be a whole number, not {str(text)!r}") from None
+    value = whole(str(text), ID_MAX)
+    if value is None:
+        raise CommandError(f"{option} must be a whole number, not {str(text)[:40]!r}")
+    return value
 
 
 def seconds(option: str, text: str | float) -> float:
     """A finite number of seconds (its sign is the service's to judge)."""
-    try:
-        value = float(text)
-    except (TypeError, ValueError):
-        value = math.nan
-    if not math.isfinite(value):
+    value = decimal(str(text))
+    if value is None or not math.isfinite(value):
         raise CommandError(f"{option} must be a number of seconds, not {str(text)!r}")
     return value

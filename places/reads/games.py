@@ -24,6 +24,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 
 from places import errors
 from places.engine import facts
+from places.engine.numbers import whole
 from places.engine.plays import Miss
 from places.engine.rules import DAIHINMIN_2011_NAME, PROFILES
 from places.models import GameEntry, GameFact, Place, Player
@@ -95,9 +96,10 @@ def _whole(params: Mapping[str, str], name: str, low: int, high: int) -> int | N
     text = params.get(name) or ""
     if not text:
         return None
-    if not text.isascii() or not text.isdigit() or not low <= int(text) <= high:
+    value = whole(text, high, low)
+    if value is None:
         raise _refused(name, f"a whole number from {low} to {high}")
-    return int(text)
+    return value
 
 
 def _moment(params: Mapping[str, str], name: str) -> datetime | None:

@@ -43,10 +43,12 @@ import hashlib
 import logging
 import re
 import socket
+import string
 from dataclasses import dataclass
 
 from django.conf import settings
 
+from places.engine.numbers import whole
 from places.realtime import auth, broadcast, frames
 from places.realtime.consumers import FrameRate
 
@@ -144,22 +146,21 @@ def read_request(head: bytes) -> Request:
 
 
 #: A -76 key's digits make a number of at most 32 bits (§5.2 step 4: a larger one is "a
-#: symptom of an attack"): ten digits, leading zeros aside. Counted before the number is
-#: made, so that no key reaches Python's limit of digits in a number (an error, no answer).
+#: symptom of an attack"): ten digits, leading zeros aside, counted before the number is
+#: made (:func:`places.engine.numbers.whole`), so that no key reaches Python's limit of
+#: digits in a number (an error, no answer).
 MAX_KEY_NUMBER = 0xFFFFFFFF
-MAX_KEY_DIGITS = len(str(MAX_KEY_NUMBER))
 
 
 def key_number(key: str) -> int:
     """A -76 key's number: its digits as one number, divided by its spaces (§5.2 step 4)."""
-    digits = "".join(c for c in key if c.isdigit() and c.isascii())
+    digits = "".join(c for c in key if c in string.digits)
     spaces = key.count(" ")
     if not digits or not spaces:
         raise _bad("a Sec-WebSocket-Key holds digits and at least one space")
-    digits = digits.lstrip("0") or "0"
-    if len(digits) > MAX_KEY_DIGITS or int(digits) > MAX_KEY_NUMBER:
+    number = whole(digits, MAX_KEY_NUMBER)
+    if number is None:
         raise _bad("a Sec-WebSocket-Key's digits make a number beyond 32 bits")
-    number = int(digits)
     if number % spaces:
         raise _bad("a Sec-WebSocket-Key's number is not a multiple of its spaces")
     return number // spaces

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections import ChainMap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from bots.strategies import STRATEGIES
+from bots.strategies import STRATEGIES, UECDA_STRATEGIES
 from places import errors
 from places.engine import place as engine
 from places.engine.cards import DECK_MASK, format_card, sorted_ids
@@ -32,8 +33,12 @@ from places.services.accounts import check_unless_taken
 
 logger = logging.getLogger(__name__)
 
-#: The strategies a house bot may play, by name.
-STRATEGY_NAMES: tuple[str, ...] = tuple(sorted(STRATEGIES))
+#: The strategies a house user may be made for: a 2011 place's (``STRATEGIES``) or a UECda
+#: seat's (``UECDA_STRATEGIES``: ``stock``, tndhms's own client, plays the UECda rules
+#: alone). A place checks its house seats against its own rules' (:func:`check_strategy`).
+HOUSE_STRATEGIES: Mapping = ChainMap(STRATEGIES, UECDA_STRATEGIES)
+#: The strategies a house bot may play, by name (under some rules).
+STRATEGY_NAMES: tuple[str, ...] = tuple(sorted(HOUSE_STRATEGIES))
 
 Action = Callable[[engine.PlaceState, int], tuple]
 
@@ -42,8 +47,10 @@ def check_strategy(name: str, known: Mapping = STRATEGIES, kind: str = "house st
     """The name if it is a house strategy (of ``known``: a UECda seat's are
     ``UECDA_STRATEGIES``), else ``UNKNOWN_STRATEGY``."""
     if name not in known:
+        other = " (it plays the uecda rules: rules=uecda)" if name in UECDA_STRATEGIES else ""
         raise errors.Refused(
-            errors.UNKNOWN_STRATEGY, f"no {kind} {name[:40]!r}: one of {', '.join(sorted(known))}"
+            errors.UNKNOWN_STRATEGY,
+            f"no {kind} {name[:40]!r}{other}: one of {', '.join(sorted(known))}",
         )
     return name
 
@@ -103,7 +110,7 @@ def make_house_user(name: str, strategy: str):
 
     A house user has no usable password: nobody logs in as it, over the API or the admin.
     """
-    check_strategy(strategy)
+    check_strategy(strategy, HOUSE_STRATEGIES)
     model = get_user_model()
     name = check_unless_taken(name)
     with transaction.atomic():
@@ -146,7 +153,7 @@ def house_users(strategy: str, count: int) -> list:
 
     A name taken by a user who is not a house bot of that strategy is passed over.
     """
-    check_strategy(strategy)
+    check_strategy(strategy, HOUSE_STRATEGIES)
     model = get_user_model()
     found = []
     no = 0

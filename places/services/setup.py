@@ -15,7 +15,8 @@ from django.db import transaction
 
 from places import errors
 from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME, UnknownRules, profile_and_variant
-from places.models import PLAYERS_PER_PLACE, TITLE_MAX_LENGTH, Place, Player
+from places.models import PLAYERS_PER_PLACE, TITLE_MAX_LENGTH, HouseBot, Place, Player
+from places.services.house import check_strategy
 from places.services.lifecycle import next_turn
 from places.services.uecda_seats import give_codes
 
@@ -133,6 +134,11 @@ def create_place(
         )
         if place.rules == UECDA_NAME:  # played over TCP: each client's seat by its code
             give_codes(place)
+        else:  # a house seat plays a strategy of the 2011 rules (no stock)
+            for strategy in HouseBot.objects.filter(user__in=users.values()).values_list(
+                "strategy", flat=True
+            ):
+                check_strategy(strategy)
     return place
 
 

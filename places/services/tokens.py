@@ -22,6 +22,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from places import errors
+from places.engine.numbers import ID_MAX, whole
 from places.models import TOKEN_LABEL_LENGTH, ApiToken
 from places.reads.tokens import REVOKED_LISTED
 
@@ -123,11 +124,11 @@ def revoke(user_id: int, token_id: str | int) -> ApiToken:
     or if ``token_id`` (as a form or a path gives it) is no token's id at all.
 
     A socket using it is refused at its next frame, and closed."""
-    token_id = str(token_id)
-    if not token_id.isascii() or not token_id.isdigit() or len(token_id) > 18:
+    pk = whole(str(token_id), ID_MAX)
+    if pk is None:
         raise errors.Refused(errors.NO_SUCH_TOKEN)
     with transaction.atomic():
-        row = ApiToken.objects.select_for_update().filter(pk=int(token_id), user_id=user_id).first()
+        row = ApiToken.objects.select_for_update().filter(pk=pk, user_id=user_id).first()
         if row is None:
             raise errors.Refused(errors.NO_SUCH_TOKEN)
         if row.revoked_at is None:

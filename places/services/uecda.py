@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import io
 import itertools
+import string
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -222,7 +223,7 @@ def _new_place(title: str, games: int, seed: str, rated: bool, users: list, **fi
 
 def _title(log: TndhmsLog) -> str:
     """``tndhms YYYYMMDD-HHMM``, from the log's start."""
-    digits = "".join(c for c in log.header.get("TIME_START", "") if c.isdigit())
+    digits = "".join(c for c in log.header.get("TIME_START", "") if c in string.digits)
     return f"tndhms {digits[:8]}-{digits[8:12]}" if len(digits) >= 12 else "tndhms log"
 
 

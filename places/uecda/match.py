@@ -92,6 +92,7 @@ class Connection(asyncio.Protocol):
         self.protocol = w.PROTOCOL_20070  # its handshake's (20060: none came)
         self.size = w.TABLE_BYTES  # a table's bytes in: the handshake's until it is read
         self.name = ""
+        self.sent = ""  # the name as the client sent it, before tndhms's cut (``name``)
         self.alive = True
         self.over = False  # it was told the match is over: its close is expected
         self.out: list[bytes] = []
@@ -360,6 +361,7 @@ async def read_handshake(
         return False
     conn.speak(w.Protocol(table[0]))
     conn.name = w.handshake_name(table, name_chars)
+    conn.sent = w.handshake_name(table, w.HANDSHAKE_CHARS)
     return True
 
 
@@ -795,6 +797,7 @@ async def serve_match(
     rated: bool = False,
     ready: Callable[[int], None] | None = None,
     opened: Callable[[int], None] | None = None,
+    seated: Callable[[Sequence[Connection]], None] | None = None,
     handshake_window: float = w.HANDSHAKE_SECONDS,
     write_every: float | None = None,
     move_seconds: float | None = None,
@@ -806,6 +809,8 @@ async def serve_match(
     take the last seats), play and store the match; returns the place and the
     seconds from seating to the last game stored. ``ready(port)`` once listening,
     ``opened(place)`` once the place is made (``uecda_match --watch`` prints its page);
+    ``seated(connections)`` once the clients are seated, in player order (the command
+    says which names tndhms's 9 characters cut);
     ``write_every``: see :class:`GameWriter`; ``move_seconds`` and ``bank_seconds``:
     the place's time limit and bank (:class:`MoveClock`), checked before listening;
     ``poll_seconds``: how long a read polls before it sleeps (:meth:`Connection._wait`:
@@ -826,6 +831,8 @@ async def serve_match(
         conns = await listener.seat(u.PLAYERS - len(house_seats))
     finally:
         await listener.close()
+    if seated is not None:
+        seated(conns)
     seats: list[Seat] = [*conns, *house_seats]
     started = asyncio.get_running_loop().time()
     try:

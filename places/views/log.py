@@ -13,11 +13,11 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 
 from places import errors
+from places.engine.numbers import ID_MAX, whole
 from places.models import Place
 from places.reads.disclosure import disclosure
 from places.reads.log import MAX_EVENTS, events_after
 from places.views import JSON_TYPE, is_staff, read_only, refusal
-from places.wire.numbers import ascii_integer
 
 
 @read_only
@@ -29,10 +29,11 @@ def events(request: HttpRequest, place_id: str) -> HttpResponse:
     again from ``last_seq`` for more.
     """
     place_id = int(place_id)
-    try:
-        after = max(0, ascii_integer(request.GET.get("after", "0").strip()))
-    except ValueError:
+    text = request.GET.get("after", "0").strip()
+    after = whole(text.removeprefix("-"), ID_MAX)  # a number below 0: from the first event
+    if after is None:
         return refusal(errors.Refused(errors.INVALID_PARAMETER, "after must be an integer"))
+    after = 0 if text.startswith("-") else after
     place = Place.objects.filter(pk=place_id).first()
     if place is None:
         return refusal(errors.Refused(errors.NOT_FOUND, f"no place {place_id}"))

@@ -158,6 +158,11 @@ def results(request: HttpRequest, place_id: str) -> HttpResponse:
         "players": results_tables.players(res),
         "standings": results_tables.standings(res),
         "totals": res.points,
+        # what a game's ranks give under the place's rules (2011: 4 … 0; UECda: 5 … 1)
+        "points_given": ", ".join(
+            str(place.game_rules.points_for(rank, PLAYERS_PER_PLACE))
+            for rank in range(1, PLAYERS_PER_PLACE + 1)
+        ),
         "rows": rows,
         "page": page,
         "points_chart": charts.points_chart(res),

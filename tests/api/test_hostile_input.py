@@ -6,6 +6,7 @@ from urllib.parse import urlencode
 
 import pytest
 
+from daihinmin.bodies import stated_length
 from tests.api.helpers import FORM, error_json, snapshot
 
 pytestmark = pytest.mark.django_db
@@ -171,3 +172,20 @@ def test_a_form_in_another_charset_is_the_api_s_400(alice, place, before, path):
     assert response.status_code == 400
     assert b"BAD_REQUEST" in response.content and b"<!doctype" not in response.content.lower()
     assert snapshot(place.id) == before
+
+
+@pytest.mark.parametrize(
+    ("header", "length"),
+    [
+        (b"12", 12),
+        (b" 12 ", 12),
+        (b"", None),
+        (b"\xc2\xb2", None),
+        (b"-1", None),
+        (b"9" * 5000, None),
+    ],
+)
+def test_a_content_length_is_read_as_ascii_digits_or_not_at_all(header, length):
+    """An unreadable length (5,000 digits: beyond int's own limit) is as none: the body is
+    then read up to the limit, never whole."""
+    assert stated_length([(b"Content-Length", header)]) == length

@@ -177,3 +177,34 @@ def test_the_2011_rules_have_no_variants_for_a_practice(client, alice):
     error_json(errors.INVALID_PARAMETER, response)
     assert "the daihinmin-2011 rules have no variants" in data(response)["error"]["message"]
     assert not Place.objects.exists()
+
+
+@pytest.mark.parametrize("rules", ["uecda+reseat=²", "uecda+reseat=" + "9" * 5000])
+def test_a_variant_number_that_is_no_ascii_number_is_invalid_parameter_not_500(
+    client, alice, rules
+):
+    """``²`` passes ``str.isdigit`` but not ``int``; 5,000 nines pass Python's digit limit."""
+    response = uecda(client, rules=rules)
+    error_json(errors.INVALID_PARAMETER, response)
+    assert "reseat= takes a number 0-99999" in data(response)["error"]["message"]
+    assert not Place.objects.exists()
+
+
+def test_alice_practises_against_stock_the_canonical_uecda_opponent(client, alice):
+    response = uecda(client, bots="stock,stock,greedy,stock", seed="s")
+    assert response.status_code == 200, response.content
+    place = Place.objects.get(pk=data(response)["place"])
+    houses = [s.house for s in seats_of(place.id) if s.name != "alice"]
+    assert sorted(houses) == ["greedy", "stock", "stock", "stock"]
+    assert "house-stock-3" in data(response)["players"]  # three users of one strategy
+
+
+def test_stock_under_the_2011_rules_is_unknown_strategy_saying_where_it_plays(client, alice):
+    response = client.post(
+        "/practice.json",
+        {"name": "alice", "password": "alice-pw", "bots": "greedy,greedy,greedy,stock"},
+    )
+    error_json(errors.UNKNOWN_STRATEGY, response)
+    assert "(it plays the uecda rules: rules=uecda)" in data(response)["error"]["message"]
+    assert not Place.objects.exists()
+    assert not get_user_model().objects.filter(username__startswith="house-stock").exists()

@@ -205,3 +205,10 @@ def test_the_wire_bot_ends_with_its_ranks_and_points():
         "alice: 12 turns (play 9, pass 3, miss 0); 4 games (1st 2, 2nd 0, 3rd 1, 4th 0, 5th 1);"
         " 10 points (2.50 a game)"
     )
+
+
+@pytest.mark.parametrize("server", ["127.0.0.1:4248²", "127.0.0.1:٣", "127.0.0.1:" + "9" * 5000])
+def test_a_uecda_port_that_is_no_ascii_number_is_a_usage_error(server, capsys):
+    with pytest.raises(SystemExit) as e:
+        bots_cli.main(["--transport", "uecda", "--server", server])
+    assert e.value.code == 2 and "not HOST:PORT" in capsys.readouterr().err

@@ -24,6 +24,7 @@ from places.engine.uecda_log import (
     parse_log,
     referee,
     rules_of_log,
+    seeded_stream,
 )
 
 FIXTURE = Path(__file__).parent / "data" / "tndhms-250.log"
@@ -163,6 +164,8 @@ def test_the_header_s_rules_referee_the_log():
         ("RULE_11BACK% MAYBE", "^line 15: RULE_11BACK is YES or NO, not 'MAYBE'"),
         ("FLASH_MIBUN_NUMBER% 0", "^line 19: FLASH_MIBUN_NUMBER 0: tndhms divides by it"),
         ("RULE_SEKIGAE_NUM% 0", "^line 17: RULE_SEKIGAE_NUM 0 with RULE_SEKIGAE YES"),
+        ("RULE_SEKIGAE_NUM% ²", "^line 17: RULE_SEKIGAE_NUM is a number of at most 5 digits"),
+        ("FLASH_MIBUN_NUMBER% 999999", "^line 19: FLASH_MIBUN_NUMBER is a number of at most 5"),
     ],
 )
 def test_a_setting_no_match_here_plays_is_refused_naming_its_line(line, message):
@@ -176,6 +179,32 @@ def test_a_header_without_a_rule_line_is_refused():
     lines = [x for x in fixture_lines() if "%RULE_6REVERS%" not in x]
     with pytest.raises(LogError, match="^line 1: the header has no RULE_6REVERS line"):
         refereed(lines, None)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("%00002%mibun%", "%0000²%mibun%", "not a header or game key: '0000²'"),
+        ("%-----%GAME_NUMBER% 250", "%-----%GAME_NUMBER% 25²", "GAME_NUMBER is 25²"),
+        ("%00001%points% ", "%00001%points% ² ", "points are not five numbers"),
+    ],
+)
+def test_a_number_in_the_log_that_is_not_ascii_digits_is_named(old, new, message):
+    lines = [line.replace(old, new) if line.startswith(old) else line for line in fixture_lines()]
+    assert lines != fixture_lines()
+    with pytest.raises(LogError, match=message):
+        parse_log(lines)
+
+
+@pytest.mark.parametrize("seed", ["²", "9" * 5000])
+def test_a_seed_that_is_no_number_seeds_nothing_and_the_games_still_referee(seed):
+    lines = [
+        f"%-----%RANDOM_SEED% {seed}\n" if "%RANDOM_SEED%" in line else line
+        for line in fixture_lines()
+    ]
+    log = parse_log(lines)
+    assert seeded_stream(log) is None
+    assert all(isinstance(r, Refereed) for r in referee(log, rules_of_log(log)))
 
 
 # -- tndhms's generator: the seed in the log tells every seating, deal and draw --

@@ -41,6 +41,10 @@ def test_a_variant_names_the_switches_that_differ_from_the_profile_in_one_order(
         ("uecda+11back=1", "unknown variant token '11back=1'"),
         ("uecda+reseat", "unknown variant token 'reseat'"),
         ("uecda+reseat=-1", "reseat= takes a number 0-99999"),
+        ("uecda+reseat=²", "reseat= takes a number 0-99999"),  # isdigit, but no int
+        ("uecda+reseat=" + "9" * 5000, "reseat= takes a number 0-99999"),  # beyond int's digits
+        ("uecda+ranks=٣", "ranks= takes a number 0-99999"),  # int reads it as 3
+        ("uecda+ranks=100000", "ranks= takes a number 0-99999"),
         ("uecda+11back+no-11back", "the variant names 11back twice"),
         ("daihinmin-2011+11back", "the daihinmin-2011 rules have no variants"),
         ("uecda+", "unknown variant token ''"),

@@ -73,6 +73,12 @@ def test_the_standings_match_the_management_queries(client, finished_place):
             assert f'<td class="num">{n}</td>' in row
 
 
+def test_the_page_says_the_points_a_2011_game_gives(client, finished_place):
+    text = client.get(f"/places/{finished_place.id}/results").content.decode()
+    assert "with the points it gave (1st to 5th: 4, 3, 2, 1, 0)." in text
+    assert "+4" in text and "+5" not in text
+
+
 def test_a_running_place_shows_no_game_yet(client, place):
     text = client.get(f"/places/{place.id}/results").content.decode()
     assert "No game has finished yet." in text

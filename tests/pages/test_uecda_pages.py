@@ -40,6 +40,15 @@ def test_the_results_page_of_an_imported_place(client, imported):
     assert {int(r[4]) for r in body} == {1, 2, 3, 4, 5}
 
 
+def test_the_results_page_says_the_points_a_uecda_game_gives(client, imported):
+    """5 … 1, as its columns add (+5 … +1), not the 2011 rules' 4 … 0."""
+    text = client.get(f"/places/{imported.id}/results").content.decode()
+    assert "with the points it gave (1st to 5th: 5, 4, 3, 2, 1)." in text
+    assert "+5" in text and "+0" not in text
+    ja = client.get(f"/places/{imported.id}/results", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "1位から5位まで 5, 4, 3, 2, 1 点" in ja
+
+
 def test_the_replay_of_a_uecda_game_loads_its_own_script_and_positions(client, imported):
     text = client.get(f"/places/{imported.id}/games/2/replay").content.decode()
     assert "js/replay-uecda.js" in text and "js/replay.js" not in text

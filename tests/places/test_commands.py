@@ -364,3 +364,28 @@ def test_from_a_shell_create_place_prints_only_the_id_and_bad_input_is_one_line(
         assert refused.stdout == ""
         assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
         assert "Traceback" not in refused.stderr
+
+
+def test_from_a_shell_a_number_that_is_no_ascii_number_is_one_line_not_a_traceback(
+    shell_db, tmp_path
+):
+    """``²`` passes ``str.isdigit`` but not ``int``, ``٣`` is 3 to ``int``, and 5,000 nines
+    pass Python's digit limit: each is the command's one-line error, nothing stored."""
+    fixture = ROOT / "tests" / "engine" / "data" / "tndhms-250.log"
+    log = tmp_path / "superscript.log"
+    text = fixture.read_text(encoding="ascii")
+    assert "%RULE_SEKIGAE_NUM% 5\n" in text
+    log.write_text(text.replace("%RULE_SEKIGAE_NUM% 5\n", "%RULE_SEKIGAE_NUM% ²\n"), "utf-8")
+    for args, message in (
+        (["uecda_match", "--games", "3", "--rules", "uecda+reseat=²"], "reseat= takes"),
+        (["uecda_match", "--games", "3", "--rules", "uecda+reseat=" + "9" * 5000], "reseat="),
+        (["uecda_match", "--games", "٣", "--rules", "uecda"], "a whole number"),
+        (["import_tndhms_log", str(log)], "line 17: RULE_SEKIGAE_NUM is a number of at most"),
+        (["start_place", "٣"], "a place id is a whole number, not '٣'"),
+        (["create_place", "Shell", *PLAYERS, "--games", "9" * 5000], "--games must be a whole"),
+    ):
+        refused = manage(*args, db=shell_db)
+        assert refused.returncode != 0 and refused.stdout == ""
+        assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+        assert message in refused.stderr and "Traceback" not in refused.stderr
+    assert manage("place_status", "1", db=shell_db).stdout == ""  # no place was made

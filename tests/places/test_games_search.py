@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -18,6 +19,7 @@ from places import services
 from places.engine import facts
 from places.models import Game, GameEntry, GameFact, Place, Player
 from places.presentation.replay_uecda import positions
+from places.reads import games
 from places.reads.records import place_records
 from places.services import uecda
 
@@ -231,6 +233,9 @@ def test_paging_lists_each_game_once(client, seeded):
         ({"player": "alice", "rank": "6"}, "rank"),
         ({"limit": "0"}, "limit"),
         ({"limit": "201"}, "limit"),
+        ({"limit": "²"}, "limit"),  # isdigit, but no int
+        ({"limit": "٣"}, "limit"),  # 3 to int
+        ({"limit": "9" * 5000}, "limit"),  # beyond int's digits
         ({"place": "x"}, "place"),
         ({"since": "yesterday"}, "since"),
         ({"version": "v2"}, "version"),
@@ -349,3 +354,30 @@ def test_a_spade_3_return_is_a_fact():
     assert facts.facts_uecda(record) == [facts.Fact(2, facts.SPADE3_RETURN, "", 3)]
     record["actions"] = record["actions"][:2]
     assert facts.facts_uecda(record) == []
+
+
+def test_the_page_says_that_with_a_player_has_finds_what_the_player_did(client, db):
+    """``player=X&has=revolution`` is X's revolutions, which one reads as X's games with
+    a revolution: the page says which it is, in both languages."""
+    text = client.get("/games", {"player": "stock0", "has": "revolution"}).content.decode()
+    assert (
+        'id="games-by-player">Games where stock0 did it: revolution by stock0, not every game '
+        "of stock0's where anyone did.</p>" in text
+    )
+    assert (
+        'id="games-by-player"' not in client.get("/games", {"has": "revolution"}).content.decode()
+    )
+    ja = client.get(
+        "/games", {"player": "stock0", "has": "revolution"}, HTTP_ACCEPT_LANGUAGE="ja"
+    ).content.decode()
+    assert "stock0 による revolution です" in ja
+
+
+def test_the_protocol_doc_lists_every_parameter_the_search_reads():
+    """docs/protocol.md's table of /games.json is the search's own list (``version``
+    was once said to be unrecorded, long after games recorded it)."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
+    table = doc.split("### Finding games")[1].split("```json")[0]
+    for name in games.PARAMETERS:
+        assert f"| `{name}`" in table or f", `{name}`" in table, name
+    assert "version yet" not in doc

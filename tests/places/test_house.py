@@ -246,3 +246,22 @@ def test_the_records_of_a_house_place_are_complete_replays_of_it(monkeypatch):
     assert all(isinstance(r, Replayed) for r in replayed), [str(r) for r in replayed]
     for r, record in zip(replayed, records_list, strict=True):
         assert list(r.ranks) == record["ranks"]
+
+
+def test_a_stock_house_user_is_made_but_seats_in_no_2011_place():
+    """``stock`` is a UECda strategy alone: its house user exists for UECda places, and a
+    2011 place refuses it by name (its turns would only time out)."""
+    user, created = house.make_house_user("h-stock", "stock")
+    assert created and HouseBot.objects.get(user=user).strategy == "stock"
+    names = ["h-stock"]
+    for i in range(4):
+        house.make_house_user(f"h{i}", "greedy")
+        names.append(f"h{i}")
+    with pytest.raises(errors.Refused) as e:
+        services.create_place("House", names, game_count=1, pace=0)
+    assert e.value.code == errors.UNKNOWN_STRATEGY
+    assert "no house strategy 'stock' (it plays the uecda rules" in e.value.message
+    assert not Place.objects.exists()
+    with pytest.raises(errors.Refused) as e:
+        house.make_house_user("h-chess", "chess")
+    assert e.value.code == errors.UNKNOWN_STRATEGY

@@ -155,6 +155,32 @@ def test_the_same_log_twice_is_refused_and_not_doubled(db):
     assert Place.objects.count() == 1 and Game.objects.count() == 250
 
 
+def with_header(line: str, value: str) -> bytes:
+    """The fixture log with one header line's value changed (in UTF-8)."""
+    text = FIXTURE.read_text(encoding="ascii")
+    old = next(x for x in text.splitlines() if x.startswith(f"%-----%{line}% "))
+    return text.replace(old + "\n", f"%-----%{line}% {value}\n").encode()
+
+
+@pytest.mark.parametrize("value", ["²", "9" * 5000])
+def test_a_setting_that_is_no_ascii_number_is_invalid_log_naming_its_line(db, tmp_path, value):
+    bad = tmp_path / "bad.log"
+    bad.write_bytes(with_header("RULE_SEKIGAE_NUM", value))
+    with pytest.raises(CommandError, match="^line 17: RULE_SEKIGAE_NUM is a number of at most"):
+        run("import_tndhms_log", str(bad))
+    with pytest.raises(errors.Refused) as e:
+        uecda.import_tndhms_log(bad.read_bytes())
+    assert e.value.code == errors.INVALID_LOG
+    assert nothing_written()
+
+
+def test_a_seed_that_is_no_ascii_number_is_not_followed_and_the_log_imports(db):
+    """tndhms's seed is ``time(NULL)``: a ``RANDOM_SEED`` of ``²`` seeds no generator (the
+    seatings and deals go unchecked, as with no seed), and the games are refereed."""
+    done = uecda.import_tndhms_log(with_header("RANDOM_SEED", "²"))
+    assert done.games == 250 and not done.left_out
+
+
 def test_a_game_the_engine_plays_otherwise_names_it_and_writes_nothing(db, tmp_path):
     bad = tmp_path / "bad.log"
     bad.write_bytes(wrong_player_in_game_3())

@@ -24,6 +24,7 @@ from places.engine.uecda_record import replay_records
 from places.formats.record_schema import schema_errors
 from places.models import Game, Place, Rank
 from places.reads.records import place_records
+from places.reads.standings import standings
 from places.uecda import wire as w
 from places.uecda.match import COUNT_SECONDS, count_due, serve_match
 from tests.needs import STOCK_UECDA_CLIENT
@@ -77,6 +78,27 @@ async def test_five_project_clients_play_a_match_whose_records_replay(close_thre
     by_number = [c.name for c in sorted(clients, key=lambda c: c.summary.player)]
     await sync_to_async(check_stored)(place_id, 12, by_number)
     await sync_to_async(check_think_times)(place_id, by_number)
+    stored = await sync_to_async(points_by_name)(place_id)
+    check_client_points(clients, stored, 12)
+
+
+def points_by_name(place_id: int) -> dict[str, int]:
+    return {s.name: s.points for s in standings(Place.objects.get(pk=place_id))}
+
+
+def check_client_points(clients: list[UecdaClient], stored: dict[str, int], games: int) -> None:
+    """Each client's last line gives its points: the stored ones, but for the games a
+    20-pass draw hid its rank in (left out, and said so)."""
+    for c in clients:
+        s = c.summary
+        line = s.line(c.name)
+        assert f", {s.points} points" in line
+        if s.unseen:
+            assert f"({s.unseen} games left out" in line
+            assert 1 * s.unseen <= stored[c.name] - s.points <= 5 * s.unseen
+        else:
+            assert s.points == stored[c.name], (c.name, s, stored)
+    assert sum(stored.values()) == games * (5 + 4 + 3 + 2 + 1)  # UECda's 5 … 1 a game
 
 
 async def test_a_client_reads_its_information_set_off_the_tables(close_thread_connections):
@@ -280,7 +302,7 @@ def test_the_command_prints_its_last_line(capsys):
             "--seed",
             "cmd",
             "--house",
-            "greedy",
+            "montecarlo@20",
             "--house",
             "shedder",
             "--house",
@@ -300,21 +322,37 @@ def test_the_command_prints_its_last_line(capsys):
     async def one_client():
         for _ in range(100):
             try:
-                return await UecdaClient("127.0.0.1", port, "solo", resolve_uecda("greedy")).run()
+                client = UecdaClient("127.0.0.1", port, "solo-longname", resolve_uecda("greedy"))
+                await client.run()
+                return client
             except ConnectionRefusedError:
                 await asyncio.sleep(0.1)
         raise AssertionError("uecda_match never listened")
 
-    summary = asyncio.run(one_client())
+    client = asyncio.run(one_client())
+    summary = client.summary
     thread.join(60)
-    out = capsys.readouterr().out.splitlines()
+    captured = capsys.readouterr()
+    out = captured.out.splitlines()
     place = Place.objects.latest("id")
     assert out[-1].startswith(f"uecda_match: place {place.id}, 5 games in ")
     assert out[-1].endswith(" s")
     assert summary.player == 0 and summary.games == 5
-    check_stored(
-        place.id, 5, ["solo", "house-greedy", "house-shedder", "house-random", "house-greedy-4"]
+    names = ["solo-long", "house-montecarlo@20", "house-shedder", "house-random", "house-greedy"]
+    check_stored(place.id, 5, names)
+    # the name tndhms's 9 characters cut is said so, as the client is seated
+    assert (
+        "uecda_match: player 0: 'solo-long' (it sent 'solo-longname': tndhms keeps a name's "
+        "first 9 characters)" in captured.err
     )
+    # the standings come before the last line, as place_status prints them
+    stored = points_by_name(place.id)
+    assert out[-7].split() == ["#", "player", "points", "1st", "2nd", "3rd", "4th", "5th"]
+    rows = [line.split() for line in out[-6:-1]]
+    assert {row[1]: int(row[2]) for row in rows} == stored
+    assert [int(row[2]) for row in rows] == sorted(stored.values(), reverse=True)
+    client.name = "solo-long"  # as stored
+    check_client_points([client], stored, 5)
 
 
 @pytest.mark.needs("uecda-client")

@@ -78,6 +78,11 @@ async def retrying(client: UecdaClient):
     [
         (["--rules", "uecda+13back"], "unknown variant token '13back'"),
         (["--rules", "daihinmin-2011"], "a drop-in plays the uecda rules or a variant"),
+        (["--rules", "uecda+reseat=²"], "reseat= takes a number 0-99999"),
+        (["--house", "grandmaster"], "--house: 'grandmaster': a sample strategy"),
+        (["--house", "montecarlo@0"], "--house: montecarlo@0: a budget is playouts"),
+        (["--rules", "uecda+reseat=" + "9" * 5000], "reseat= takes a number 0-99999"),
+        (["--config", "{cfg2}"], r"tndhms2.cfg: line 1: RULE_SEKIGAE_NUM is a number"),
         (["--config", "{cfg}"], r"tndhms.cfg: line 2: RULE_11BACK is YES or NO, not 'YSE'"),
         (["--config", "{missing}"], "cannot read .*missing.cfg"),
         ([], r"give --games N \(or --config with a GAME_NUMBER\)"),
@@ -86,7 +91,11 @@ async def retrying(client: UecdaClient):
 def test_rules_the_command_cannot_play_are_refused_before_it_listens(tmp_path, args, message):
     cfg = tmp_path / "tndhms.cfg"
     cfg.write_text("GAME_NUMBER 3\nRULE_11BACK yse\n")
-    args = [a.format(cfg=cfg, missing=tmp_path / "missing.cfg") for a in args]
+    (tmp_path / "tndhms2.cfg").write_text("RULE_SEKIGAE_NUM ²\nGAME_NUMBER 3\n")
+    args = [
+        a.format(cfg=cfg, cfg2=tmp_path / "tndhms2.cfg", missing=tmp_path / "missing.cfg")
+        for a in args
+    ]
     games = [] if "--config" in args or not args else ["--games", "3"]
     with pytest.raises(CommandError, match=message):
         call_command("uecda_match", *games, *args, "--port", str(free_port()))

@@ -93,14 +93,23 @@ class Watched:
                 return found
 
     def result(self, timeout: float = 120) -> int:
-        """The place of the match's last line (stdout: ``uecda_match: place P, N games in S s``)."""
+        """The place of the match's last line (stdout: ``uecda_match: place P, N games in S s``),
+        the standings printed before it kept in ``standings``."""
         done = queue.Queue()
-        threading.Thread(
-            target=lambda: done.put(self.process.stdout.readline()), daemon=True
-        ).start()
-        last = done.get(timeout=timeout)
+
+        def read() -> None:
+            for line in self.process.stdout:
+                done.put(line)
+                if line.startswith("uecda_match: "):
+                    return
+            done.put("")
+
+        threading.Thread(target=read, daemon=True).start()
+        self.standings: list[str] = []
+        while (last := done.get(timeout=timeout)) and not last.startswith("uecda_match: "):
+            self.standings.append(last.rstrip("\n"))
         found = re.match(rf"uecda_match: place (\d+), {self.games} games in ", last)
-        assert found, last
+        assert found, (last, self.standings)
         return int(found[1])
 
     def terminate(self) -> int:
@@ -207,6 +216,9 @@ def test_the_printed_addresses_serve_the_match_live_and_after_it(env):
         assert opened.wait(30)
         gate.release_all()
         assert match.result() == place
+        # the standings, read off the pages' loop, came before the last line
+        assert match.standings[0].split()[:3] == ["#", "player", "points"]
+        assert len(match.standings) == 6
         reader.join(60)
         clients.join(60)
         # the frames of every game, in order, in this process without Redis

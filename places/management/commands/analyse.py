@@ -10,6 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 from django.core.management.base import CommandError
 
 from places.engine.analysis import DEFAULT_PLAYOUTS, analyse
+from places.engine.numbers import ID_MAX, option, whole
 from places.management.base import OneLineCommand, place_id
 from places.management.progress import Progress
 from places.models import Game
@@ -22,10 +23,9 @@ def game_range(text: str | None, finished: int) -> range:
     if text is None:
         return range(1, finished + 1)
     first, _, last = text.partition("-")
-    try:
-        a, b = int(first), int(last or first)
-    except ValueError:
-        raise CommandError(f"--games is A-B or N (whole numbers), not {text!r}") from None
+    a, b = whole(first, ID_MAX), whole(last or first, ID_MAX)
+    if a is None or b is None:
+        raise CommandError(f"--games is A-B or N (whole numbers), not {text[:40]!r}")
     if not 1 <= a <= b:
         raise CommandError(f"--games {text}: from game 1 up, the first no later than the last")
     if b > finished:
@@ -47,12 +47,15 @@ class Command(OneLineCommand):
         )
         parser.add_argument(
             "--playouts",
-            type=int,
+            type=option(ID_MAX),
             default=DEFAULT_PLAYOUTS,
             help=f"playouts a decision, shared by its moves (default {DEFAULT_PLAYOUTS})",
         )
         parser.add_argument(
-            "--workers", type=int, default=2, help="processes evaluating decisions (default 2)"
+            "--workers",
+            type=option(ID_MAX),
+            default=2,
+            help="processes evaluating decisions (default 2)",
         )
 
     def handle(self, *args, id, games: str | None, playouts: int, workers: int, **options):

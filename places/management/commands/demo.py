@@ -22,9 +22,11 @@ import urllib.request
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
+from daihinmin.ports import PortError, Ports, ports
 from places import services
+from places.engine.numbers import ID_MAX, PORT_MAX, option
 from places.errors import Refused
 from places.models import ENDED, Place
 from places.services import house
@@ -44,6 +46,30 @@ BOT_PASSWORD = "demo-bot"
 TITLE = "Demo"
 
 
+def banner(place_id: int, games: int, pace: float, host: str, side: Ports) -> str:
+    """What ``make run`` prints once its place plays (the README shows it)."""
+    base = f"http://{host}:{side.site}"
+    return (
+        f"Demo place {place_id} is playing ({games} games, a step every {pace} s).\n"
+        f"  live:    {base}/places/{place_id}/\n"
+        f"  results: {base}/places/{place_id}/results\n"
+        f"  home:    {base}/\n"
+        f"  admin:   {base}/admin/  (user {STAFF[0]}, password {STAFF[1]})\n"
+        f"  API:     {base}/api/docs/\n"
+        + (
+            f"  2011:    ws://{host}:{side.legacy_ws}/  (the 2011 bots' WebSocket)\n"
+            if side.legacy_ws
+            else ""
+        )
+        + (
+            f"  UECda:   {host}:{side.uecda}  (UECda clients, with a join code: docs/bots.md)\n"
+            if side.uecda
+            else ""
+        )
+        + "Ctrl-C stops the server, the bots and the demo place.\n"
+    )
+
+
 class Command(BaseCommand):
     help = (
         "Serve with a demo place played by five sample bots, two over the wire and three "
@@ -52,9 +78,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default="127.0.0.1")
-        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument("--port", type=option(PORT_MAX), default=8000)
         parser.add_argument("--pace", type=float, default=0.6, help="seconds between steps")
-        parser.add_argument("--games", type=int, default=50)
+        parser.add_argument("--games", type=option(ID_MAX, 1), default=50)
         parser.add_argument("--transport", choices=["http", "ws"], default="ws")
 
     def handle(self, *args, host, port, pace, games, transport, **options):
@@ -70,6 +96,11 @@ class Command(BaseCommand):
             self._stop_children()
 
     def _run(self, host: str, port: int, pace: float, games: int, transport: str) -> None:
+        try:  # the server's side ports follow --port unless set (daihinmin/ports.py)
+            side = ports(os.environ, site=port)
+        except PortError as e:
+            raise CommandError(str(e)) from None
+        self.port = port
         self._users()
         base = f"http://{host}:{port}"
         server = self._spawn(
@@ -114,27 +145,7 @@ class Command(BaseCommand):
             time.sleep(1.0)  # the bots log in and connect before the first turn
             if place.state == Place.State.WAITING:
                 services.schedule_start(place.id)
-            legacy = settings.LEGACY_WS_PORT
-            self.stdout.write(
-                f"\nDemo place {place.id} is playing ({games} games, a step every {pace} s).\n"
-                f"  live:    {base}/places/{place.id}/\n"
-                f"  results: {base}/places/{place.id}/results\n"
-                f"  home:    {base}/\n"
-                f"  admin:   {base}/admin/  (user {STAFF[0]}, password {STAFF[1]})\n"
-                f"  API:     {base}/api/docs/\n"
-                + (
-                    f"  2011:    ws://{host}:{legacy}/  (the 2011 bots' WebSocket)\n"
-                    if legacy
-                    else ""
-                )
-                + (
-                    f"  UECda:   {host}:{settings.UECDA_PORT}  (UECda clients, with a join "
-                    "code: docs/bots.md)\n"
-                    if settings.UECDA_PORT
-                    else ""
-                )
-                + "Ctrl-C stops the server, the bots and the demo place.\n"
-            )
+            self.stdout.write("\n" + banner(place.id, games, pace, host, side))
             for bot in bots:
                 bot.wait()
             if server.poll() is not None:
@@ -182,7 +193,7 @@ class Command(BaseCommand):
         self.stdout.write(f"Demo place {self.place_id} stopped.")
 
     def _spawn(self, argv: list[str], quiet: bool = False) -> subprocess.Popen:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "PORT": str(self.port)}
         out = subprocess.DEVNULL if quiet else None
         child = subprocess.Popen(argv, cwd=settings.BASE_DIR, env=env, stdout=out, stderr=None)
         self.children.append(child)

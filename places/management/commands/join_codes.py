@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.core.management.base import CommandError
 
+from places.engine.numbers import ID_MAX, option
 from places.management.base import OneLineCommand
 from places.models import Place, Tournament
 from places.reads.join_codes import place_codes, tournament_codes
@@ -23,8 +24,10 @@ class Command(OneLineCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("place", type=int, nargs="*", help="a place's id")
-        parser.add_argument("--tournament", type=int, help="a tournament's entrants instead")
+        parser.add_argument("place", type=option(ID_MAX, 1), nargs="*", help="a place's id")
+        parser.add_argument(
+            "--tournament", type=option(ID_MAX, 1), help="a tournament's entrants instead"
+        )
 
     def handle(self, *args, place: list[int], tournament: int | None, **options):
         if tournament is not None:

@@ -6,11 +6,9 @@ import json
 
 from django.core.management.base import CommandError
 
-from places.management.base import OneLineCommand, columns, place_id
-from places.models import PLAYERS_PER_PLACE, Place
+from places.management.base import OneLineCommand, place_id, standings_lines
+from places.models import Place
 from places.reads.standings import status as place_status
-
-ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
 
 
 class Command(OneLineCommand):
@@ -46,7 +44,4 @@ def render(status: dict) -> str:
         f" ({status['games_played']} finished; pace {pace}, time limit {status['time_limit']:g} s)",
         "",
     ]
-    rows = [["#", "player", "points", *ORDINALS[:PLAYERS_PER_PLACE]]]
-    for s in status["standings"]:
-        rows.append([str(s["position"]), s["name"], str(s["points"]), *map(str, s["rank_counts"])])
-    return "\n".join(lines + columns(rows))
+    return "\n".join(lines + standings_lines(status["standings"]))

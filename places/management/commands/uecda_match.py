@@ -13,21 +13,29 @@ PORT`` serves the match's pages from this process too (``places/uecda/watch_page
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import errno
 import secrets
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from django.core.management.base import CommandError
+from django.db import connections
 
-from bots.strategies import UECDA_STRATEGIES
+from bots.strategies import UECDA_STRATEGIES, resolve_uecda
+from places.engine.numbers import ID_MAX, PORT_MAX, option
 from places.engine.rules import UECDA, UECDA_NAME, Rules, UnknownRules, rules_named
 from places.engine.tndhms_cfg import CfgError, read_cfg
 from places.errors import Refused
-from places.management.base import OneLineCommand, refused
+from places.management.base import OneLineCommand, refused, standings_lines
+from places.models import Place
+from places.reads.standings import standings
 from places.realtime.between import run_stepping
-from places.uecda.match import POLL_SECONDS, PORT, serve_match
+from places.uecda.match import POLL_SECONDS, PORT, Connection, serve_match
 from places.uecda.watch_pages import WatchPages, say
+from places.uecda.wire import NAME_CHARS
 
 
 def run_loop(main: Coroutine, pages: WatchPages | None = None) -> Any:
@@ -51,10 +59,10 @@ class Command(OneLineCommand):
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "--games", type=int, default=None, help="games in the match (or the cfg's)"
+            "--games", type=option(ID_MAX), default=None, help="games in the match (or the cfg's)"
         )
         parser.add_argument(
-            "--port", type=int, default=None, help=f"the port ({PORT}, or the cfg's)"
+            "--port", type=option(PORT_MAX), default=None, help=f"the port ({PORT}, or the cfg's)"
         )
         rules = parser.add_mutually_exclusive_group()
         rules.add_argument(
@@ -74,9 +82,11 @@ class Command(OneLineCommand):
             "--house",
             action="append",
             default=[],
-            choices=sorted(UECDA_STRATEGIES),
+            type=house_strategy,
             metavar="STRATEGY",
-            help="a house bot in the last free seat (repeat: up to 5)",
+            help="a house bot in the last free seat (repeat: up to 5): "
+            f"{', '.join(sorted(UECDA_STRATEGIES))}, montecarlo@BUDGET (500, 100ms) or "
+            "module:function, as the arena and the client read them",
         )
         parser.add_argument("--title", default="uecda_match", help="the place's title")
         parser.add_argument("--rated", action="store_true", help="its games move ratings")
@@ -114,7 +124,7 @@ class Command(OneLineCommand):
         )
         parser.add_argument(
             "--watch",
-            type=int,
+            type=option(PORT_MAX),
             default=None,
             metavar="PORT",
             help="serve the match's live page, results and replays on this port from this "
@@ -163,7 +173,10 @@ class Command(OneLineCommand):
             say(f"listening on {host}:{bound}, {games} games by the {played.label} rules")
 
         def over(result: tuple[int, float]) -> None:
-            """The last line of the match (with ``--watch``: at its end, before the pages stay)."""
+            """The standings and the last line of the match (with ``--watch``: at its end,
+            before the pages stay)."""
+            for line in off_the_loop(final_standings, result[0]):
+                self.stdout.write(line)
             self.stdout.write(f"uecda_match: place {result[0]}, {games} games in {result[1]:.1f} s")
             self.stdout.flush()
 
@@ -180,6 +193,7 @@ class Command(OneLineCommand):
                     rated=rated,
                     ready=ready,
                     opened=None if pages is None else pages.opened,
+                    seated=say_seated,
                     write_every=None if write_every is None else max(0.0, write_every),
                     move_seconds=time_limit,
                     bank_seconds=time_bank,
@@ -200,6 +214,56 @@ class Command(OneLineCommand):
             raise CommandError(f"cannot listen on {host}:{port}: {e.strerror}{hint}") from None
         if pages is None:
             over(result)
+
+
+def say_seated(conns: Sequence[Connection]) -> None:
+    """Each client's player number and name, and where tndhms's cut shortened the name
+    it sent (a drop-in keeps a name's first 9 characters, as tndhms: UECDA.md §2)."""
+    for p, conn in enumerate(conns):
+        if not conn.name and not conn.sent:
+            say(f"player {p}: no name (no handshake in 2 s: a 20060 client)")
+            continue
+        cut = (
+            f" (it sent {conn.sent!r}: tndhms keeps a name's first {NAME_CHARS} characters)"
+            if conn.sent != conn.name
+            else ""
+        )
+        say(f"player {p}: {conn.name!r}{cut}")
+
+
+def final_standings(place_id: int) -> list[str]:
+    """The match's standings as ``place_status`` prints them: each player's points and
+    ranks, under the names stored (``uecda-P`` or ``NAME-P`` where a name was not free)."""
+    place = Place.objects.get(pk=place_id)
+    return standings_lines([s.as_dict() for s in standings(place)])
+
+
+def off_the_loop(read: Callable[[int], list[str]], place_id: int) -> list[str]:
+    """``read(place_id)``, in a thread of its own when an event loop runs in this one
+    (``--watch``: the match ends on the pages' loop, where the ORM may not be called)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return read(place_id)
+
+    def in_thread() -> list[str]:
+        try:
+            return read(place_id)
+        finally:
+            connections.close_all()  # this thread's own
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(in_thread).result()
+
+
+def house_strategy(spec: str) -> str:
+    """A ``--house`` strategy, read as the arena and the client read one
+    (:func:`bots.strategies.resolve_uecda`); argparse's one-line error otherwise."""
+    try:
+        resolve_uecda(spec, 0)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return spec
 
 
 def match_settings(
