@@ -100,6 +100,19 @@ def check_token(token: str, address: str) -> ApiToken:
     raise errors.Refused(errors.INVALID_TOKEN)
 
 
+def token_of(request: HttpRequest) -> ApiToken | None:
+    """The request's ``Authorization: Bearer`` token, checked (:func:`check_token`): its user
+    becomes the request's (not the session's) and the row is ``request.api_token``. None
+    without the header: the session decides."""
+    sent = sessions.bearer_token(request)
+    if sent is None:
+        return None
+    token = check_token(sent, throttle.address_of(request))
+    request.user = token.user
+    request.api_token = token
+    return token
+
+
 def token_player(request: HttpRequest, user_id: int) -> tuple[int, int]:
     """``(place_id, user_id)`` of a token's user in the place the request's ``place_id``
     names (a token names no place: the request does); ``NOT_LOGGED_IN`` unless a player."""
