@@ -109,7 +109,7 @@ class ApiView(APIView):
     def initial(self, request, *args, **kwargs) -> None:
         dj = request._request
         refuse_cross_site(dj)  # before anything else, for every unsafe method
-        # the fast path's too: this view
+        # a bearer token's user replaces the session's (the fast path runs this view too)
         token = token_of(dj) if self.route.access is Access.PLAYER else None
         super().initial(request, *args, **kwargs)
         if self.route.access is Access.PLAYER:
