@@ -242,6 +242,10 @@ def test_a_practice_dealing_a_published_seed_hides_nothing_of_the_place_that_pla
     assert practice.state not in (Place.State.FINISHED, Place.State.ABORTED)
     assert _public_games(client, done.id) == before
     assert client.get(f"/places/{done.id}/events.json").status_code == 200
+    replay = client.get(f"/places/{done.id}/games/4/replay").content.decode()
+    assert 'id="record-link"' in replay
+    analysis = client.get(f"/places/{done.id}/games/4/analysis.json")  # none asked: not held
+    assert analysis.json()["error"]["code"] == errors.NOT_ANALYSED
     shown = disclosure(Place.objects.get(pk=done.id))
     assert (shown.public, shown.seed, shown.log) == (4, "published", True)
 
