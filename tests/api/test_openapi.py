@@ -8,6 +8,7 @@ import pytest
 import yaml
 from django.contrib.staticfiles import finders
 from django.core.management import call_command
+from django.test import Client
 
 pytestmark = pytest.mark.django_db
 
@@ -117,6 +118,17 @@ def test_a_data_url_that_names_nothing_is_not_found_in_json(client):
         assert response.status_code == 404, url
         assert response.json()["error"]["code"] == "NOT_FOUND", url
     assert client.get("/places/null,null/").status_code == 404  # a page: Django's own
+
+
+def test_a_post_to_a_data_url_that_names_nothing_is_not_found_in_json(client, django_user_model):
+    """The fuzzer's ``POST /places/null,null/games/1/analysis.json`` with a session's cookie
+    met Django's CSRF check, an HTML 403, not the route's JSON."""
+    csrf = Client(enforce_csrf_checks=True)
+    csrf.force_login(django_user_model.objects.create_user("poster", password="pw-12345"))
+    for url in ("/places/null,null/games/1/analysis.json", "/places/1/games/x/analysis.json"):
+        response = csrf.post(url)
+        assert response.status_code == 404, url
+        assert response.json()["error"]["code"] == "NOT_FOUND", url
 
 
 def _ops(schema) -> list[dict]:
