@@ -934,6 +934,113 @@ def token_spec() -> dict:
     }
 
 
+class AnalysisStatusSerializer(serializers.Serializer):
+    state = serializers.RegexField(
+        r"^(queued|running|done|failed)$", help_text="queued, running, done or failed"
+    )
+    done = serializers.IntegerField(min_value=0, help_text="decisions evaluated so far")
+    decisions = serializers.IntegerField(
+        min_value=0, help_text="decisions to evaluate (0: not known yet)"
+    )
+    playouts = serializers.IntegerField(min_value=1)
+    error = serializers.CharField(required=False, help_text="why a failed job failed")
+
+
+#: The analysis document (docs/analysis.md; every field in docs/analysis.schema.json).
+_ANALYSIS = {
+    "type": "object",
+    "required": ["format", "version", "rules", "place", "game", "playouts", "policy",
+                 "thresholds", "decisions", "players"],
+    "description": "the analysis: docs/analysis.schema.json",
+}  # fmt: skip
+_GAME_PATH = [
+    OpenApiParameter("place_id", {"type": "integer", "minimum": 1}, OpenApiParameter.PATH, description="the place's id"),
+    OpenApiParameter("game_no", {"type": "integer", "minimum": 1}, OpenApiParameter.PATH, description="the game's number"),
+]  # fmt: skip
+_ANALYSIS_READ_ERRORS: dict[int, list[Why]] = {
+    401: [(errors.INVALID_TOKEN, "an Authorization: Bearer token unknown or revoked")],
+    403: [(errors.HELD_BACK, "a place dealing the same cards has still to play the game")],
+    404: [
+        (errors.NOT_FOUND, "no such place, or the game not finished"),
+        (errors.NOT_ANALYSED, "nobody asked for the game's analysis (GET)"),
+    ],
+    429: [(errors.TOO_MANY_ATTEMPTS, "too many wrong tokens or passwords from the address")],
+}
+#: A script's session or token asks; anyone reads (staff, the games held back too).
+_EITHER = [{"bearerAuth": []}, {"cookieAuth": []}]
+
+
+def analysis_spec() -> dict:
+    """``/places/ID/games/N/analysis.json``: a finished game's analysis, read or asked for."""
+    status = "how far the job is: queued or running (202), failed (202, with `error`)"
+    return {
+        "get": extend_schema(
+            operation_id="game_analysis_get",
+            summary="a finished game's analysis",
+            description="The analysis once made (200), else how far its job is (202). "
+            "Only a finished game whose record the reader may read (docs/records.md): staff, "
+            "or a staff user's token, read the games held back too. docs/analysis.md.",
+            tags=["analysis"],
+            auth=[*_EITHER, {}],
+            parameters=_GAME_PATH,
+            request=None,
+            responses={
+                (200, JSON_TYPE): OpenApiResponse(_ANALYSIS, "the analysis"),
+                (202, JSON_TYPE): OpenApiResponse(AnalysisStatusSerializer, status),
+                **_errors(JSON, _ANALYSIS_READ_ERRORS),
+            },
+        ),
+        "post": extend_schema(
+            operation_id="game_analysis_post",
+            summary="ask for a finished game's analysis",
+            description="Queues the game's analysis for the session's user or the bearer "
+            "token's (any user: no `place_id`). A game is analysed once: asking again "
+            "answers the job there is (200 once done: read it with GET); a failed one is "
+            "queued again. Bounded per user (one under way, `ANALYSES_PER_WINDOW` in "
+            "`ANALYSES_WINDOW` seconds) and per client address, whatever its accounts "
+            "(`ANALYSES_UNDER_WAY_PER_ADDRESS` under way, `ANALYSES_PER_ADDRESS` in the "
+            "window). Staff's jobs are made first, then those of a game the asker played.",
+            tags=["analysis"],
+            auth=_EITHER,
+            parameters=[*_GAME_PATH, _RETRY_AFTER],
+            request=None,
+            responses={
+                (200, JSON_TYPE): OpenApiResponse(AnalysisStatusSerializer, "made already"),
+                (202, JSON_TYPE): OpenApiResponse(AnalysisStatusSerializer, status),
+                **_errors(
+                    JSON,
+                    {
+                        401: [
+                            (errors.NOT_LOGGED_IN, "neither a session nor a bearer token"),
+                            *_ANALYSIS_READ_ERRORS[401],
+                        ],
+                        403: [
+                            (errors.CROSS_SITE, "the Origin or Referer header names another site"),
+                            *_ANALYSIS_READ_ERRORS[403],
+                        ],
+                        404: [_ANALYSIS_READ_ERRORS[404][0]],
+                        409: [
+                            (errors.ANALYSIS_UNDER_WAY, "the user's analysis is still under way"),
+                            (
+                                errors.ADDRESS_ANALYSES_UNDER_WAY,
+                                "ANALYSES_UNDER_WAY_PER_ADDRESS of the address's still are",
+                            ),
+                        ],
+                        429: [
+                            (errors.TOO_MANY_ANALYSES, "ANALYSES_PER_WINDOW asked for lately"),
+                            (
+                                errors.TOO_MANY_ADDRESS_ANALYSES,
+                                "ANALYSES_PER_ADDRESS asked for lately from the address",
+                            ),
+                            *_ANALYSIS_READ_ERRORS[429],
+                        ],
+                    },
+                ),
+            },
+        ),
+    }
+
+
 def _spec(route, prefix: str, fmt: str | None) -> dict:
     """The description of one path of a route."""
     if route.name in _DOCUMENTS:

@@ -109,7 +109,8 @@ def token_of(request: HttpRequest) -> ApiToken | None:
     token ``request.api_token``); None without the header, so that the session decides.
 
     The one way every route a bot or a script calls takes a token: the player API's
-    (``api/views.py``), practice, the staff endpoints (``places/views/staff.py``)."""
+    (``api/views.py``), practice, a game's analysis, the staff endpoints
+    (``places/views/staff.py``)."""
     sent = sessions.bearer_token(request)
     if sent is None:
         return None

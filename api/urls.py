@@ -5,7 +5,7 @@ The hot routes come first, ``post_cards`` first of all: URLs resolve in order, a
 asks for them every turn.
 """
 
-from django.urls import path
+from django.urls import path, re_path
 from drf_spectacular.utils import extend_schema_view
 from drf_spectacular.views import (
     SpectacularAPIView,
@@ -45,6 +45,15 @@ urlpatterns += [
         "tokens/<str:token_id>.json",
         extend_schema_view(**schema.token_spec())(views.TokenView).as_view(),
         name="token_json",
+    ),
+]
+
+# not in 2011: a finished game's analysis, read, or asked for by a session or a token
+urlpatterns += [
+    re_path(
+        r"^places/(?P<place_id>[0-9]{1,9})/games/(?P<game_no>[0-9]{1,9})/analysis\.json$",
+        extend_schema_view(**schema.analysis_spec())(views.AnalysisView).as_view(),
+        name="game_analysis",
     ),
 ]
 

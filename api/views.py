@@ -44,15 +44,18 @@ from places import errors, logs, services, sessions
 from places.engine.cards import format_card
 from places.engine.numbers import ID_MAX, decimal, whole
 from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME
+from places.models import GameAnalysis
 from places.presentation.cards import card_label
 from places.presentation.strings import page_strings
+from places.reads import analysis as analysis_read
 from places.reads import documents
 from places.reads import tokens as tokens_read
 from places.reads.join_codes import connect
 from places.reads.seats import seat_of
-from places.services import accounts, practice, tokens
+from places.services import accounts, analysis, practice, tokens
 from places.services.house import STRATEGY_NAMES
 from places.sessions import bearer_token
+from places.views import is_staff
 
 OPERATIONS_URL = "/operations"
 LOGIN_URL = "/login"
@@ -713,3 +716,62 @@ class TokenView(TokensBaseView):
     def delete(self, request, token_id: str) -> HttpResponse:
         row = tokens.revoke(request._request.user.pk, token_id)
         return formats.document(JSON, tokens_read.as_dict(row))
+
+
+# -- a finished game's analysis ------------------------------------------------------------
+
+
+class AnalysisView(ApiView):
+    """``/places/ID/games/N/analysis.json`` (JSON only; docs/analysis.md): ``GET`` reads a
+    finished game's analysis (200), or how far its job is (202); ``POST`` asks for it, for a
+    logged-in session or an ``Authorization: Bearer`` token's user (any user, not only a
+    player of the place): queued (202), or the analysis there is (200). A game in play or
+    held back is never analysed for anyone but staff (the refusals ``record.json`` gives)."""
+
+    http_method_names = ["get", "head", "post"]
+
+    def client(self, request: HttpRequest) -> str:
+        return JSON
+
+    def initial(self, request, *args, **kwargs) -> None:
+        dj = request._request
+        refuse_cross_site(dj)
+        token_of(dj)  # the token's user, else the session's (the authenticators say so)
+        APIView.initial(self, request, *args, **kwargs)
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = APIView.finalize_response(self, request, response, *args, **kwargs)
+        add_never_cache_headers(response)  # a job's progress changes from one read to the next
+        return response
+
+    def get(self, request, place_id: str, game_no: str) -> HttpResponse:
+        dj = request._request
+        found = analysis_read.game_analysis(int(place_id), int(game_no), staff=is_staff(dj))
+        if found.state == GameAnalysis.State.DONE:
+            return formats.document(JSON, found.result)
+        return _analysis_status(found)
+
+    def post(self, request, place_id: str, game_no: str) -> HttpResponse:
+        dj = request._request
+        user = dj.user
+        if not (user.is_authenticated and user.is_active):
+            raise errors.Refused(
+                errors.NOT_LOGGED_IN,
+                "log in to ask for an analysis (a session, or Authorization: Bearer TOKEN)",
+            )
+        found = analysis.request_analysis(
+            user.pk,
+            int(place_id),
+            int(game_no),
+            staff=is_staff(dj),
+            address=throttle.address_of(dj),
+        )
+        return _analysis_status(found)
+
+
+def _analysis_status(found: GameAnalysis) -> HttpResponse:
+    """How far a job is: 200 once done, else 202."""
+    response = formats.document(JSON, analysis_read.status_of(found))
+    if found.state != GameAnalysis.State.DONE:
+        response.status_code = 202
+    return response

@@ -436,3 +436,8 @@ ANALYSIS_LEASE_SECONDS = float(env_str("ANALYSIS_LEASE_SECONDS", "60"))
 ANALYST_POLL_SECONDS = float(env_str("ANALYST_POLL_SECONDS", "2"))
 ANALYSES_PER_WINDOW = int(env_str("ANALYSES_PER_WINDOW", "10"))
 ANALYSES_WINDOW = int(env_str("ANALYSES_WINDOW", "3600"))
+# What one client address may have queued or running (ANALYSES_UNDER_WAY_PER_ADDRESS) and
+# ask for in ANALYSES_WINDOW seconds (ANALYSES_PER_ADDRESS), whatever its accounts: anyone
+# may sign up many. Staff are not bounded per address.
+ANALYSES_UNDER_WAY_PER_ADDRESS = int(env_str("ANALYSES_UNDER_WAY_PER_ADDRESS", "2"))
+ANALYSES_PER_ADDRESS = int(env_str("ANALYSES_PER_ADDRESS", "30"))

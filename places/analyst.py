@@ -42,13 +42,15 @@ def lease_length() -> timedelta:
 
 
 def claim(worker: str = DRIVER_ID) -> GameAnalysis | None:
-    """Take the oldest queued job, or one whose worker's lease ran out; None if none."""
+    """Take the first queued job (staff's first, then those of a game their askers played,
+    ``GameAnalysis.priority``; the oldest first in each), or one whose worker's lease ran
+    out; None if none."""
     now = timezone.now()
     free = (
         GameAnalysis.objects.filter(
             Q(state=State.QUEUED) | Q(state=State.RUNNING, lease_until__lt=now)
         )
-        .order_by("requested_at")
+        .order_by("priority", "requested_at")
         .values_list("id", "state", "worker", "lease_until")
     )
     for pk, state, old_worker, old_lease in free[:20]:

@@ -126,6 +126,16 @@ ANALYSIS_UNDER_WAY = _define(
 TOO_MANY_ANALYSES = _define(
     "TOO_MANY_ANALYSES", 429, "too many analyses asked for lately: try again later"
 )
+ADDRESS_ANALYSES_UNDER_WAY = _define(
+    "ADDRESS_ANALYSES_UNDER_WAY",
+    409,
+    "too many analyses asked for from this address are still under way: wait for one",
+)
+TOO_MANY_ADDRESS_ANALYSES = _define(
+    "TOO_MANY_ADDRESS_ANALYSES",
+    429,
+    "too many analyses asked for lately from this address: try again later",
+)
 
 # -- the request itself -------------------------------------------------------------------
 BAD_REQUEST = _define("BAD_REQUEST", 400, "the request cannot be read")

@@ -64,8 +64,9 @@ def rules_field() -> models.CharField:
 TITLE_MAX_LENGTH = 20
 #: The longest label of an API token, which is the version of the bot that uses it.
 TOKEN_LABEL_LENGTH = 40
-#: The longest client address kept on a practice (an IPv6 address is at most 45 characters).
-PRACTICE_ADDRESS_LENGTH = 64
+#: The longest client address kept on a practice or an analysis asked for (an IPv6 address
+#: is at most 45 characters).
+ADDRESS_LENGTH = 64
 
 
 class Place(PlayedBy, models.Model):
@@ -135,7 +136,7 @@ class Place(PlayedBy, models.Model):
     #: The address a practice was asked for from ("" for any other place): what one address
     #: holds and asks for is bounded too (``places/services/practice.py``).
     practice_address = models.CharField(
-        max_length=PRACTICE_ADDRESS_LENGTH, blank=True, default="", editable=False
+        max_length=ADDRESS_LENGTH, blank=True, default="", editable=False
     )
     #: Duplicate deals: the ranks of each game's exchange are drawn from the seed,
     #: not taken from the game before, so every rotation of a seed deals the same hands.
@@ -665,12 +666,24 @@ class GameAnalysis(models.Model):
         DONE = "done", _("done")
         FAILED = "failed", _("failed")
 
+    class Priority(models.IntegerChoices):
+        """Which queued job the analyst takes first (the lowest, then the oldest)."""
+
+        STAFF = 0, _("staff")
+        #: A game the asker played in.
+        OWN_GAME = 1, _("own game")
+        OTHER = 2, _("other")
+
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
     state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
     #: Who asked for it on the replay page (None: the ``analyse`` command).
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    #: The address it was asked for from ("" unless over HTTP): what one address has queued
+    #: is bounded, whatever its accounts (``places/services/analysis.py``).
+    requested_from = models.CharField(max_length=ADDRESS_LENGTH, blank=True, default="")
+    priority = models.PositiveSmallIntegerField(choices=Priority.choices, default=Priority.OTHER)
     playouts = models.PositiveIntegerField()
     worker = models.CharField(max_length=100, blank=True, default="")
     lease_until = models.DateTimeField(null=True, blank=True)
@@ -683,8 +696,9 @@ class GameAnalysis(models.Model):
 
     class Meta:
         indexes = [
-            models.Index(fields=["state", "requested_at"], name="analysis_queue"),
+            models.Index(fields=["state", "priority", "requested_at"], name="analysis_queue"),
             models.Index(fields=["requested_by", "requested_at"], name="analysis_by_user"),
+            models.Index(fields=["requested_from", "requested_at"], name="analysis_by_address"),
         ]
 
     def __str__(self) -> str:

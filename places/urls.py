@@ -4,7 +4,6 @@ from django.urls import re_path
 
 from places.views import (
     account,
-    analysis,
     games,
     log,
     pages,
@@ -33,12 +32,7 @@ urlpatterns = [
         ID + r"games/(?P<game_no>[0-9]{1,9})/record\.json$", records.record, name="game-record"
     ),
     re_path(ID + r"records\.jsonl$", records.records, name="place-records"),
-    re_path(
-        ID + r"games/(?P<game_no>[0-9]{1,9})/analysis\.json$",
-        analysis.analysis,
-        name="game-analysis",
-    ),
-    re_path(ID + r"games/(?P<game_no>[0-9]{1,9})/analyse$", analysis.analyse, name="game-analyse"),
+    # a game's analysis.json: api/urls.py (read, or asked for by a session or a token)
     # pages (read-only)
     re_path(ID + r"$", pages.live, name="place-live"),
     re_path(ID + r"state\.json$", pages.state, name="place-state"),

@@ -14,6 +14,13 @@ duplicate deal set share theirs on purpose). So, for anyone but staff:
   place runs, its log is as public as its live stream (its players need it).
 
 Staff see every finished game's record, the seed and every log at any time.
+
+Only places staff made (a tournament's tables, ``create_place``, the admin, an imported
+log) hold back another place's deals: a practice (``POST /practice``, which anyone may
+make, at any time, with any seed) never does. Its seed is its maker's choice, so its deals
+are no secret to its maker whatever is held back; and letting it hold back would let
+anyone hide a finished place's records by starting a practice with their published seed.
+A practice is still held back by a staff place that deals its seed and still plays.
 """
 
 from __future__ import annotations
@@ -43,7 +50,9 @@ def disclosure(place: Place, *, staff: bool = False) -> Disclosure:
     if not place.seed:
         return Disclosure(played, played, None, True)
     others = dict(
-        Place.objects.filter(seed=place.seed).exclude(pk=place.pk).values_list("id", "state")
+        Place.objects.filter(seed=place.seed, practice=False)
+        .exclude(pk=place.pk)
+        .values_list("id", "state")
     )
     if not others:
         return Disclosure(played, played, place.seed if over else None, True)

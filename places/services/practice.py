@@ -21,7 +21,6 @@ across processes and restarts.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import random
 import secrets
@@ -32,20 +31,21 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
 from places import errors
 from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME, UnknownRules, profile_and_variant
 from places.models import (
+    ADDRESS_LENGTH,
     ENDED,
     PLAYERS_PER_PLACE,
-    PRACTICE_ADDRESS_LENGTH,
     JoinCode,
     Place,
     Player,
 )
+from places.services.addresses import lock_address
 from places.services.house import check_strategy, house_users
 from places.services.lifecycle import start_place
 from places.services.setup import create_place, seed_problems
@@ -144,7 +144,7 @@ def practices_of(user_id: int) -> QuerySet[Place]:
 
 def practices_from(address: str) -> QuerySet[Place]:
     """The practice places asked for from this client address, by any of its accounts."""
-    return Place.objects.filter(practice=True, practice_address=address[:PRACTICE_ADDRESS_LENGTH])
+    return Place.objects.filter(practice=True, practice_address=address[:ADDRESS_LENGTH])
 
 
 def unfinished_practices(user_id: int) -> int:
@@ -191,26 +191,12 @@ def check_games_left(
     )
 
 
-def _lock_address(address: str) -> None:
-    """Hold the address until the transaction ends, so that two practices asked for from
-    it at once count each other (as the user's row does for one user). PostgreSQL: an
-    advisory lock on the address's hash; SQLite's transactions already write one at a
-    time (``BEGIN IMMEDIATE``, daihinmin/settings.py)."""
-    if connection.vendor != "postgresql":
-        return
-    digest = hashlib.sha256(f"daihinmin-practice-address:{address}".encode()).digest()
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest[:8], "big", signed=True)]
-        )
-
-
 def check_address(address: str, game_count: int, now: datetime) -> None:
     """Refuse a practice past what one address may hold and ask for, whatever its accounts:
     ``PRACTICE_PLACES_PER_ADDRESS`` unfinished (``TOO_MANY_ADDRESS_PRACTICES``) and
     ``PRACTICE_GAMES_PER_ADDRESS`` games in the window (``TOO_MANY_ADDRESS_PRACTICE_GAMES``).
     Inside the caller's transaction."""
-    _lock_address(address)
+    lock_address("practice", address)
     practices = practices_from(address)
     expire_waiting_practices(practices, now - timedelta(seconds=settings.UECDA_PRACTICE_WAIT))
     limit = settings.PRACTICE_PLACES_PER_ADDRESS
@@ -296,7 +282,7 @@ def start_practice(
             time_bank=time_bank,
             rated=rated,
             practice=True,
-            practice_address=(address or "")[:PRACTICE_ADDRESS_LENGTH],
+            practice_address=(address or "")[:ADDRESS_LENGTH],
             rules=rules,
         )
     if uecda:

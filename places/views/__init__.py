@@ -49,9 +49,11 @@ def refusal(refused: errors.Refused) -> HttpResponse:
     return response
 
 
+@csrf_exempt  # it changes nothing: a POST is answered NOT_FOUND too, not CSRF's HTML 403
 def json_not_found(request: HttpRequest) -> HttpResponse:
     """A data URL (``.json``, ``.jsonl``) that no route takes: ``NOT_FOUND`` in JSON, as the
-    routes of data answer a place or a name that is not there (``daihinmin/urls.py``)."""
+    routes of data answer a place or a name that is not there (``daihinmin/urls.py``), for
+    any method (``POST /places/x/games/1/analysis.json`` as ``GET``)."""
     return refusal(errors.Refused(errors.NOT_FOUND, "no such data: nothing answers at this URL"))
 
 

@@ -57,8 +57,8 @@ def replay(request: HttpRequest, place_id: str, game_no: str) -> HttpResponse:
     if game <= finished:
         analysis = GameAnalysis.objects.filter(game__place=place, game__no=game).first()
         config.update(
-            analysis_url=reverse("game-analysis", args=[place.id, game]),
-            analyse_url=reverse("game-analyse", args=[place.id, game]),
+            # read, and asked for with a POST (api/views.py, AnalysisView)
+            analysis_url=reverse("api:game_analysis", args=[place.id, game]),
             analysis_strings=analysis_strings(),
         )
     done = analysis is not None and analysis.state == GameAnalysis.State.DONE

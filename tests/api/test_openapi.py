@@ -8,6 +8,7 @@ import pytest
 import yaml
 from django.contrib.staticfiles import finders
 from django.core.management import call_command
+from django.test import Client
 
 pytestmark = pytest.mark.django_db
 
@@ -56,12 +57,13 @@ def test_one_operation_a_route_and_method_its_formats_as_alternatives(schema):
         ("/tokens/{token_id}.json", "delete"),
     ]
     routes += tokens  # outside the table: the token routes (issue 38)
+    routes += [(ANALYSIS, "get"), (ANALYSIS, "post")]  # and a game's analysis (issue 44)
     assert len(operations) == len(routes) == len({o["operationId"] for o in _ops(schema)})
     assert set(paths) == {
         *(f"/{name}{{format}}" for name in DOCUMENTS + ["post_cards", "logout", "practice"]),
         "/login", "/login{format}", "/sessions{format}", "/operations",
         "/operations/legal_plays.json", "/signup", "/signup{format}", *READ_PATHS,
-        "/tokens.json", "/tokens/{token_id}.json",
+        "/tokens.json", "/tokens/{token_id}.json", ANALYSIS,
     }  # fmt: skip
     for d in DOCUMENTS:
         op = paths[f"/{d}{{format}}"]["get"]
@@ -84,10 +86,13 @@ def test_every_path_apart_on_request(client):
         expected |= {f"{prefix}{d}{s}" for d in DOCUMENTS + ["post_cards"] for s in SUFFIXES}
     expected |= {f"/practice{s}" for s in SUFFIXES}
     expected |= {"/signup", "/signup.json", "/signup.xml", *READ_PATHS}
-    expected |= {"/tokens.json", "/tokens/{token_id}.json"}
+    expected |= {"/tokens.json", "/tokens/{token_id}.json", ANALYSIS}
     assert set(paths) == expected
     assert set(paths["/login"]) == {"get", "post"} and set(paths["/login.json"]) == {"post"}
 
+
+#: A finished game's analysis: read by anyone, asked for by a session or a token (issue 44).
+ANALYSIS = "/places/{place_id}/games/{game_no}/analysis.json"
 
 #: The site's read routes the description holds (``api.schema.read_paths``).
 READ_PATHS = [
@@ -113,6 +118,17 @@ def test_a_data_url_that_names_nothing_is_not_found_in_json(client):
         assert response.status_code == 404, url
         assert response.json()["error"]["code"] == "NOT_FOUND", url
     assert client.get("/places/null,null/").status_code == 404  # a page: Django's own
+
+
+def test_a_post_to_a_data_url_that_names_nothing_is_not_found_in_json(client, django_user_model):
+    """The fuzzer's ``POST /places/null,null/games/1/analysis.json`` with a session's cookie
+    met Django's CSRF check, an HTML 403, not the route's JSON."""
+    csrf = Client(enforce_csrf_checks=True)
+    csrf.force_login(django_user_model.objects.create_user("poster", password="pw-12345"))
+    for url in ("/places/null,null/games/1/analysis.json", "/places/1/games/x/analysis.json"):
+        response = csrf.post(url)
+        assert response.status_code == 404, url
+        assert response.json()["error"]["code"] == "NOT_FOUND", url
 
 
 def _ops(schema) -> list[dict]:
@@ -321,3 +337,25 @@ def test_the_game_search_is_described_with_every_parameter_it_takes(schema, clie
     body = op["responses"]["200"]["content"]["application/json"]["schema"]
     doc = client.get("/games.json").json()
     assert set(body["required"]) == set(doc)
+
+
+def test_the_analysis_route_is_described_with_its_codes(schema):
+    """Issue 44 item 13: a script reads and asks for an analysis, by session or token."""
+    route = schema["paths"][ANALYSIS]
+    either = [{"bearerAuth": []}, {"cookieAuth": []}]
+    assert route["post"]["security"] == either
+    assert route["get"]["security"] == [*either, {}]  # anyone reads
+    asked = route["post"]["responses"]
+    assert set(asked) == {"200", "202", "401", "403", "404", "409", "429"}
+    assert asked["202"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/AnalysisStatus"
+    }
+    for status, codes in {
+        "401": ["NOT_LOGGED_IN", "INVALID_TOKEN"],
+        "403": ["CROSS_SITE", "HELD_BACK"],
+        "409": ["ANALYSIS_UNDER_WAY", "ADDRESS_ANALYSES_UNDER_WAY"],
+        "429": ["TOO_MANY_ANALYSES", "TOO_MANY_ADDRESS_ANALYSES", "TOO_MANY_ATTEMPTS"],
+    }.items():
+        assert all(code in asked[status]["description"] for code in codes), status
+    assert "NOT_ANALYSED" in route["get"]["responses"]["404"]["description"]
+    assert "Retry-After" in asked["429"]["headers"]

@@ -42,8 +42,8 @@ def test_the_page_holds_no_card_of_the_game_itself(client, finished_place):
     cfg = config(response)
     assert set(cfg) == {
         "place", "game", "record_url", "colours", "strings", "schema",
-        # the analysis's routes and words (no analysis yet: none of its cards)
-        "analysis_url", "analyse_url", "analysis_strings",
+        # the analysis's route (read, and asked for with a POST) and words (none of its cards)
+        "analysis_url", "analysis_strings",
     }  # fmt: skip
     assert cfg["schema"] == record_schema.schema()  # what a dropped file is checked against
     text = response.content.decode().replace(" ", "")

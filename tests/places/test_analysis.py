@@ -121,7 +121,7 @@ def test_a_held_back_game_s_analysis_is_refused(client, member, twins):
     assert client.get(f"/places/{first.id}/games/1/analysis.json").status_code == 200
     refused(client.get(f"/places/{first.id}/games/2/analysis.json"), errors.HELD_BACK)
     GameAnalysis.objects.filter(game__place=first, game__no=2).delete()
-    refused(member.post(f"/places/{first.id}/games/2/analyse"), errors.HELD_BACK)
+    refused(member.post(f"/places/{first.id}/games/2/analysis.json"), errors.HELD_BACK)
     assert not GameAnalysis.objects.filter(game__place=first, game__no=2).exists()
 
 
@@ -129,7 +129,7 @@ def test_a_game_in_play_is_never_analysed(client, member, twins):
     _, second = twins
     assert Game.objects.get(place=second, no=2).status == Game.RUNNING
     refused(client.get(f"/places/{second.id}/games/2/analysis.json"), errors.NOT_FOUND)
-    refused(member.post(f"/places/{second.id}/games/2/analyse"), errors.NOT_FOUND)
+    refused(member.post(f"/places/{second.id}/games/2/analysis.json"), errors.NOT_FOUND)
     with pytest.raises(errors.Refused) as caught:
         request_analysis(
             get_user_model().objects.get(username="analyst-user").pk, second.id, 2, staff=True
@@ -143,12 +143,12 @@ def test_the_replay_page_s_job_is_taken_again_after_a_dead_worker_s_lease(
 ):
     settings.ANALYSIS_PLAYOUTS = 20
     base = f"/places/{imported.id}/games"
-    refused(client.post(f"{base}/4/analyse"), errors.NOT_LOGGED_IN)
-    queued = member.post(f"{base}/4/analyse")
+    refused(client.post(f"{base}/4/analysis.json"), errors.NOT_LOGGED_IN)
+    queued = member.post(f"{base}/4/analysis.json")
     assert queued.status_code == 202 and queued.json()["state"] == "queued"
     assert client.get(f"{base}/4/analysis.json").status_code == 202
     # one at a time per user
-    refused(member.post(f"{base}/5/analyse"), errors.ANALYSIS_UNDER_WAY)
+    refused(member.post(f"{base}/5/analysis.json"), errors.ANALYSIS_UNDER_WAY)
 
     job = analyst.claim("dead-process")  # a process claims it, then dies
     assert job is not None and job.state == GameAnalysis.State.RUNNING
@@ -167,11 +167,11 @@ def test_analyses_a_user_asks_for_are_bounded_per_window(member, imported, setti
     settings.ANALYSIS_PLAYOUTS = 20
     settings.ANALYSES_PER_WINDOW = 1
     base = f"/places/{imported.id}/games"
-    assert member.post(f"{base}/6/analyse").status_code == 202
+    assert member.post(f"{base}/6/analysis.json").status_code == 202
     assert analyst.work_once("worker")
-    again = member.post(f"{base}/6/analyse")  # done: the analysis there is
+    again = member.post(f"{base}/6/analysis.json")  # done: the analysis there is
     assert again.status_code == 200 and again.json()["state"] == "done"
-    response = member.post(f"{base}/7/analyse")
+    response = member.post(f"{base}/7/analysis.json")
     refused(response, errors.TOO_MANY_ANALYSES)
     assert 1 <= int(response["Retry-After"]) <= 3600
     assert not GameAnalysis.objects.filter(game__no=7).exists()
@@ -213,3 +213,97 @@ def test_the_accuracy_leaves_out_the_games_held_back(client, twins):
     name = first.players.order_by("seat").first().user.username
     section = client.get(f"/users/{name}").content.decode().split('id="accuracy"', 1)[1]
     assert '<td class="num">1</td>' in section.split("</tr>", 2)[1]  # one game analysed
+
+
+# -- the queue's bounds per address and its order (issue 44, items 4 and 5) ----------------
+
+
+def accounts(n: int, address: str = "127.0.0.1", prefix: str = "sock") -> list[Client]:
+    """``n`` new accounts, each logged in from ``address``."""
+    model = get_user_model()
+    clients = []
+    for i in range(n):
+        client = Client(REMOTE_ADDR=address)
+        client.force_login(model.objects.create_user(f"{prefix}-{i}", password="pw-12345"))
+        clients.append(client)
+    return clients
+
+
+def test_ten_accounts_of_one_address_queue_two_analyses_and_the_rest_wait(imported, settings):
+    """Before: ten accounts of one address queued ten analyses, and a victim's waited for all
+    ten (about 12 minutes at the default playouts)."""
+    settings.ANALYSIS_PLAYOUTS = 20
+    assert settings.ANALYSES_UNDER_WAY_PER_ADDRESS == 2  # the default
+    base = f"/places/{imported.id}/games"
+    answers = [c.post(f"{base}/{10 + i}/analysis.json") for i, c in enumerate(accounts(10))]
+    assert [a.status_code for a in answers] == [202] * 2 + [409] * 8
+    for response in answers[2:]:
+        refused(response, errors.ADDRESS_ANALYSES_UNDER_WAY)
+    assert GameAnalysis.objects.filter(state=GameAnalysis.State.QUEUED).count() == 2
+    assert set(GameAnalysis.objects.values_list("requested_from", flat=True)) == {"127.0.0.1"}
+    # another address is not held by this one's
+    (victim,) = accounts(1, "192.0.2.7", "victim")
+    assert victim.post(f"{base}/30/analysis.json").status_code == 202
+    # one of the address's jobs done: it may queue one more
+    assert analyst.work_once("worker")
+    (late,) = accounts(1, prefix="late")
+    assert late.post(f"{base}/31/analysis.json").status_code == 202
+    (later,) = accounts(1, prefix="later")
+    refused(later.post(f"{base}/32/analysis.json"), errors.ADDRESS_ANALYSES_UNDER_WAY)
+
+
+def test_what_one_address_asks_for_is_bounded_per_window(imported, settings):
+    settings.ANALYSIS_PLAYOUTS = 20
+    settings.ANALYSES_UNDER_WAY_PER_ADDRESS = 10
+    settings.ANALYSES_PER_ADDRESS = 3
+    base = f"/places/{imported.id}/games"
+    answers = [c.post(f"{base}/{40 + i}/analysis.json") for i, c in enumerate(accounts(4))]
+    assert [a.status_code for a in answers[:3]] == [202] * 3
+    refused(answers[3], errors.TOO_MANY_ADDRESS_ANALYSES)
+    assert 1 <= int(answers[3]["Retry-After"]) <= settings.ANALYSES_WINDOW
+    assert not GameAnalysis.objects.filter(game__no=43).exists()
+
+
+def test_staff_are_not_bounded_per_address(imported, settings):
+    settings.ANALYSIS_PLAYOUTS = 20
+    settings.ANALYSES_UNDER_WAY_PER_ADDRESS = 1
+    base = f"/places/{imported.id}/games"
+    (user,) = accounts(1)
+    assert user.post(f"{base}/50/analysis.json").status_code == 202
+    boss = Client()
+    boss.force_login(get_user_model().objects.create_superuser("boss", password="boss-pw"))
+    assert boss.post(f"{base}/51/analysis.json").status_code == 202
+
+
+def test_the_queue_serves_staff_first_then_the_askers_own_games(make_place, settings):
+    """Whoever asked first, the analyst takes staff's job, then the one of a game its asker
+    played in, then the rest; a job asked for again by one who comes first moves up."""
+    settings.ANALYSIS_PLAYOUTS = 20
+    settings.ANALYSES_UNDER_WAY_PER_ADDRESS = 10
+    place = make_place(game_count=4, seed="queue")
+    services.start_place(place.id)
+    play_out(place.id)
+    base = f"/places/{place.id}/games"
+    stranger, other = accounts(2, prefix="stranger")
+    assert stranger.post(f"{base}/1/analysis.json").status_code == 202
+    assert other.post(f"{base}/4/analysis.json").status_code == 202
+    alice = Client()
+    alice.force_login(get_user_model().objects.get(username="alice"))  # she played game 2
+    assert alice.post(f"{base}/2/analysis.json").status_code == 202
+    boss = Client()
+    boss.force_login(get_user_model().objects.create_superuser("boss", password="boss-pw"))
+    assert boss.post(f"{base}/3/analysis.json").status_code == 202
+    bob = Client()
+    bob.force_login(get_user_model().objects.get(username="bob"))
+    assert bob.post(f"{base}/4/analysis.json").status_code == 202  # moves game 4 up
+    Priority = GameAnalysis.Priority
+    assert dict(GameAnalysis.objects.values_list("game__no", "priority")) == {
+        1: Priority.OTHER,
+        2: Priority.OWN_GAME,
+        3: Priority.STAFF,
+        4: Priority.OWN_GAME,
+    }
+    order = []
+    while (job := analyst.claim("worker")) is not None:
+        order.append(job.game.no)
+    assert order == [3, 4, 2, 1]  # game 4, moved up, was asked for before game 2

@@ -211,3 +211,67 @@ def test_a_join_code_is_on_no_public_route_before_during_or_after_its_match(staf
     assert Place.objects.get(pk=place.id).state == Place.State.FINISHED
     for code in codes.values():  # over: the records (named by user), the export, the pages
         assert leaks(Client(), code) == leaks(ann, code) == leaks(bob, code) == []
+
+
+def _public_games(client: Client, place_id: int) -> tuple[int, int, int]:
+    """What anyone reads of a place's games: records.jsonl lines, record.json 1's status,
+    /games.json results."""
+    lines = async_to_sync(drained)(client.get(f"/places/{place_id}/records.jsonl")).splitlines()
+    record = client.get(f"/places/{place_id}/games/1/record.json").status_code
+    found = client.get("/games.json", {"place": place_id}).json()["games"]
+    return len(lines), record, len(found)
+
+
+def test_a_practice_dealing_a_published_seed_hides_nothing_of_the_place_that_played_it(
+    client, make_place
+):
+    """Issue 44 item 3: a new account's practice with a finished place's published seed held
+    back that place's games (records.jsonl 4 lines -> 0, record.json 403 HELD_BACK)."""
+    done = make_place(game_count=4, seed="published")
+    services.start_place(done.id)
+    play_out(done.id)
+    before = _public_games(client, done.id)
+    assert before == (4, 200, 4)
+    assert client.get(f"/places/{done.id}/games/1/record.json").json()["seed"] == "published"
+    get_user_model().objects.create_user("mallory", password="mallory-pw")
+    asked = {"name": "mallory", "password": "mallory-pw", "seed": "published", "games": "1"}
+    response = client.post("/practice.json", {**asked, "time_limit": "600"})
+    assert response.status_code == 200
+    practice = Place.objects.get(pk=response.json()["place"])
+    assert practice.practice and practice.seed == "published"
+    assert practice.state not in (Place.State.FINISHED, Place.State.ABORTED)
+    assert _public_games(client, done.id) == before
+    assert client.get(f"/places/{done.id}/events.json").status_code == 200
+    replay = client.get(f"/places/{done.id}/games/4/replay").content.decode()
+    assert 'id="record-link"' in replay
+    analysis = client.get(f"/places/{done.id}/games/4/analysis.json")  # none asked: not held
+    assert analysis.json()["error"]["code"] == errors.NOT_ANALYSED
+    shown = disclosure(Place.objects.get(pk=done.id))
+    assert (shown.public, shown.seed, shown.log) == (4, "published", True)
+
+
+def test_a_practice_is_still_held_back_by_a_staff_place_that_deals_its_seed(make_place):
+    """A practice that guessed a running place's seed shows none of that place's deals to come."""
+    running = make_place(game_count=2, seed="running", pace=None)
+    services.start_place(running.id)
+    practice = make_place(game_count=2, seed="running")
+    Place.objects.filter(pk=practice.id).update(practice=True)
+    services.start_place(practice.id)
+    play_out(practice.id)
+    shown = disclosure(Place.objects.get(pk=practice.id))
+    assert (shown.played, shown.public, shown.seed, shown.log) == (2, 0, None, False)
+    assert game_record(practice.id, 1) is None
+    # and the practice holds back nothing of the place that still plays
+    assert disclosure(Place.objects.get(pk=running.id)).log
+
+
+def test_practices_of_one_seed_hold_each_other_back_no_more(make_place):
+    """Their seed is their makers' own choice: no secret to guard among them."""
+    first = make_place(game_count=1, seed="mine")
+    second = make_place(game_count=1, seed="mine", pace=None)
+    Place.objects.filter(pk__in=(first.id, second.id)).update(practice=True)
+    services.start_place(first.id)
+    play_out(first.id)
+    services.start_place(second.id)
+    shown = disclosure(Place.objects.get(pk=first.id))
+    assert (shown.played, shown.public, shown.seed, shown.log) == (1, 1, "mine", True)
