@@ -37,6 +37,7 @@ from places.engine.uecda_legal import legal_moves
 from places.engine.uecda_log import Handover, LoggedGame, Refereed, Submission, TndhmsLog
 from places.engine.uecda_record import record_of_logged
 from places.leases import lease_seconds
+from places.locked import retried
 from places.realtime import broadcast
 from places.uecda import wire as w
 from places.uecda.watch import TableWatch, watch_for
@@ -702,7 +703,7 @@ class GameWriter:
         now = time.monotonic()
         count = count_due(self.counted_at, now)
         self.players = await db_thread.run(
-            store_match_games, self.place_id, records, over, self.players, count,
+            retried, store_match_games, self.place_id, records, over, self.players, count,
             place=self.place_id,
         )  # fmt: skip
         if count:
@@ -735,7 +736,7 @@ async def keep_lease(place_id: int) -> None:
 
     while True:
         await asyncio.sleep(lease_seconds() / 4)
-        await db_thread.run(renew_match, place_id, place=place_id)
+        await db_thread.run(retried, renew_match, place_id, place=place_id)
 
 
 async def play_place(
@@ -830,7 +831,7 @@ async def serve_match(
     started = asyncio.get_running_loop().time()
     try:
         place_id = await db_thread.run(
-            open_match, title, games, seed, [s.name for s in seats], rated,
+            retried, open_match, title, games, seed, [s.name for s in seats], rated,
             move_seconds, bank_seconds, rules.variant,
         )  # fmt: skip
         if opened is not None:
