@@ -17,6 +17,7 @@ search included) for more than a turn.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import defaultdict
@@ -45,6 +46,8 @@ from places.services import game_index, house, profiles, ratings
 from places.wire import events as wire
 from places.wire.codec import compact
 from places.wire.records import order_name
+
+logger = logging.getLogger(__name__)
 
 #: What a change can touch on the place row (the admin edits the rest).
 CHANGING_FIELDS = [
@@ -441,3 +444,15 @@ def play_on(place_id: int, seconds: float | None = None) -> bool:
                 return True
     finally:
         lock.release()
+
+
+def play_on_after(place_id: int) -> None:
+    """:func:`play_on` after a caller's own change committed (a post, a start): what fails
+    in the house's play after it is logged, not the caller's answer, which says what was
+    committed; the house turn left open is the dealer's at its deadline."""
+    try:
+        play_on(place_id)
+    except Exception:
+        logger.exception(
+            "place %s: the house turns after a change failed: left to the dealer", place_id
+        )

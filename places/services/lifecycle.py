@@ -14,8 +14,9 @@ from places.engine import place as engine
 from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME
 from places.models import ENDED, PLAYERS_PER_PLACE, Game, Place, Turn
 from places.reads.position import Position
+from places.reads.seats import seats_of
 from places.services import profiles
-from places.services.change import Change, changing, house_turn_open, play_on
+from places.services.change import Change, changing, house_turn_open, play_on, play_on_after
 
 
 def start_place(place_id: int) -> None:
@@ -27,7 +28,7 @@ def start_place(place_id: int) -> None:
     turns that open are played after, one change each (:func:`play_on`).
     """
     locked.retried(_start, place_id)
-    play_on(place_id)
+    play_on_after(place_id)
 
 
 def _start(place_id: int) -> None:
@@ -65,7 +66,7 @@ def next_turn(place_id: int) -> None:
     """One step by hand (the manual pace; staff may also hurry a paced place); a house
     turn it opens is played after it (:func:`play_on`)."""
     locked.retried(_next_turn, place_id)
-    play_on(place_id)
+    play_on_after(place_id)
 
 
 def _next_turn(place_id: int) -> None:
@@ -162,7 +163,8 @@ def _run_due(place_id: int, now: datetime | None) -> bool:
 
 def resume(place_id: int) -> None:
     """A server took over a running place: an open turn gets a fresh deadline
-    (its limit, and the player's bank as it was when the turn opened). A ``uecda``
+    (its limit, and the player's bank as it was when the turn opened), and a house
+    seat's open turn is due at once (:func:`play_on`). A ``uecda``
     place is a TCP match whose process died with its connections: it is aborted."""
     if Place.objects.filter(pk=place_id, rules=UECDA_NAME, state=Place.State.RUNNING).exists():
         with contextlib.suppress(errors.Refused):  # over already
@@ -176,7 +178,9 @@ def resume(place_id: int) -> None:
         bank = position.banks[position.state.game.turn] if position.banks is not None else 0.0
         deadline = timezone.now() + timedelta(seconds=place.time_limit + bank)
         place.turn_deadline = deadline
-        place.save(update_fields=["turn_deadline"])
+        if seats_of(place_id)[position.state.game.turn].house:
+            place.next_step_at = timezone.now()
+        place.save(update_fields=["turn_deadline", "next_step_at"])
         Turn.objects.filter(outcome="", game_id=position.game_id, no=position.turn_no).update(
             deadline=deadline
         )

@@ -12,7 +12,7 @@ from places.engine.cards import ALL_IDS, CardFormatError, parse_card
 from places.engine.game import NoTurnOpen, NotYourTurn
 from places.models import Place, Player
 from places.reads.seats import seat_of
-from places.services.change import Precondition, changing, play_on
+from places.services.change import Precondition, changing, play_on_after
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ def post_cards(
     except _Repeated as repeated:  # the transaction rolled back: nothing was written
         return repeated.result
     else:
-        play_on(place_id)  # the house turns that opened, one change each
+        play_on_after(place_id)  # the house turns that opened, one change each
         return result
     finally:
         metrics.POST_SECONDS.observe(time.perf_counter() - started)

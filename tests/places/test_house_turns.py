@@ -5,21 +5,24 @@ meanwhile is decided again; the dealer shares its rounds between places."""
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 
 import pytest
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from bots.strategies import STRATEGIES, Budget, montecarlo_player
+from bots.strategies import STRATEGIES, Budget, greedy_player, montecarlo_player
 from places import dealer, services
+from places.engine.cards import format_card, sorted_ids
 from places.models import Place, Turn
+from places.reads import seats
 from places.services import change, house
 
 from .drive import engine_state
-from .test_house import house_place
+from .test_house import HOUSE, house_place
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -177,3 +180,42 @@ def test_the_dealer_leaves_a_place_to_the_thread_playing_its_house_turns():
     assert services.run_due(place.id)  # the dealer's, the thread done: it plays them
     place.refresh_from_db()
     assert place.state == Place.State.FINISHED
+
+
+def test_a_post_is_answered_though_the_house_play_after_it_fails_and_the_dealer_plays_on(
+    monkeypatch, caplog
+):
+    place = house_place(HOUSE[:4], wire=["alice"], games=1)
+    services.start_place(place.id)
+    alice = seats.seats_of(place.id)[0]
+    state = engine_state(place.id)
+    assert state.game.turn == alice.no
+
+    def gone(place_id):
+        raise OperationalError("the server closed the connection")
+
+    monkeypatch.setattr(change, "_open_house_turn", gone)
+    choice = greedy_player()(state.game.hands[alice.no], state.game.table, state.game.revolution)
+    cards = [] if choice is None else [format_card(c) for c in sorted_ids(choice)]
+    with caplog.at_level(logging.ERROR, logger="places.services.change"):
+        result = services.post_cards(place.id, alice.user_id, cards)
+    assert result.result in ("play", "pass")  # committed, and answered so
+    assert "left to the dealer" in caplog.text
+    state = engine_state(place.id)
+    assert state.needs_action and state.game.turn != alice.no  # the house's turn, open
+    monkeypatch.undo()
+    place.refresh_from_db()
+    assert services.run_due(place.id, now=place.turn_deadline)
+    assert engine_state(place.id).game.turn == alice.no  # the house played on up to alice
+
+
+def test_a_house_turn_open_in_a_place_taken_over_is_played_at_once():
+    place = house_place(games=1)
+    services.schedule_start(place.id)
+    dealer.claim("old")
+    with change._house_locks[place.id]:  # the old process opened a house turn, then died
+        services.run_due(place.id)
+    Place.objects.filter(pk=place.id).update(lease_until=timezone.now())
+    assert engine_state(place.id).needs_action
+    assert dealer.tick("new") == 1  # not at the turn's deadline: now
+    assert Turn.objects.filter(game__place=place).exclude(outcome="").exists()
