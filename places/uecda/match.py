@@ -817,7 +817,7 @@ async def serve_match(
     from places.services.uecda import abort_orphaned_matches, check_clock, open_match
 
     check_clock(move_seconds, bank_seconds)
-    await db_thread.run(abort_orphaned_matches)
+    await db_thread.run(retried, abort_orphaned_matches)
     house_seats = [HouseSeat(f"house-{name}", resolve_uecda(name)) for name in house]
     listener = Listener(handshake_window)
     bound = await listener.start(host, port)
