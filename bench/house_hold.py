@@ -1,13 +1,14 @@
 """How long a place of house bots at pace 0 holds the database, seen by a sign-up that
 comes meanwhile (issue 44, item 11: it waited 21 s and answered 500). Not a test: figures.
 
-    python bench/house_hold.py [--games 10] [--montecarlo 1] [--db sqlite|postgres]
+    python bench/house_hold.py [--games 10] [--montecarlo 1] [--db sqlite|postgres] [--alone]
 
 Five house bots (``--montecarlo`` of them ``montecarlo``, default budget; the others
 ``greedy``) play ``--games`` games at pace 0, driven by the dealer's rounds as a
 tournament's table is; meanwhile another thread makes a user every 10 ms (a sign-up's write, without its
 password's hashing). Prints the play's time, the users made and the longest write,
-which waited for the writer (SQLite) as long as the play held it at once.
+which waited for the writer (SQLite) as long as the play held it at once. ``--alone``:
+no other writer, the play's time only.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--montecarlo", type=int, default=1, choices=range(6))
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--alone", action="store_true", help="no other writer")
     args = parser.parse_args()
     dropped = setup(args.db)
     try:
@@ -59,21 +61,27 @@ def main() -> None:
         done, took = threading.Event(), []
         thread = threading.Thread(target=sign_ups, args=(done, took))
         started = time.perf_counter()
-        thread.start()
+        if not args.alone:
+            thread.start()
         try:
             while Place.objects.get(pk=place.id).state == Place.State.RUNNING:
                 dealer.tick()
         finally:
             done.set()
-            thread.join()
+            if not args.alone:
+                thread.join()
         played = time.perf_counter() - started
     finally:
         drop(dropped)
+    writes = (
+        f"; {len(took)} users made meanwhile, the longest write {max(took) * 1e3:.0f} ms, "
+        f"the median {sorted(took)[len(took) // 2] * 1e3:.0f} ms"
+        if took
+        else ""
+    )
     print(
         f"{args.db}: {args.games} games of {args.montecarlo} montecarlo and "
-        f"{5 - args.montecarlo} greedy house bots at pace 0 in {played:.1f} s; "
-        f"{len(took)} users made meanwhile, the longest write {max(took) * 1e3:.0f} ms, "
-        f"the median {sorted(took)[len(took) // 2] * 1e3:.0f} ms"
+        f"{5 - args.montecarlo} greedy house bots at pace 0 in {played:.1f} s{writes}"
     )
 
 

@@ -35,7 +35,7 @@ from places.engine import place as engine
 from places.engine.cards import sorted_ids
 from places.engine.deal import drawn_ranks, game_rng
 from places.engine.game import GameState, TurnResult
-from places.engine.place import Deal
+from places.engine.place import Deal, PlaceState
 from places.engine.plays import Miss
 from places.models import Game, Hand, Place, PlaceEvent, Rank, Turn
 from places.reads.position import Position
@@ -372,10 +372,13 @@ def playing() -> set[int]:
     return {pk for pk, lock in list(_house_locks.items()) if lock.locked()}
 
 
-def _open_house_turn(place_id: int) -> tuple[int, str, GameState, Seat] | None:
-    """The running place's open turn if a house seat's, read without a lock:
-    ``(event_seq, the place's seed, the game, the seat)``; None when no house turn is
-    open (or staff asked the place to stop)."""
+#: An open house turn: ``(event_seq, the place's seed, the game, the seat)``.
+HouseTurn = tuple[int, str, GameState, Seat]
+
+
+def _open_house_turn(place_id: int) -> HouseTurn | None:
+    """The running place's open turn if a house seat's, read without a lock; None when
+    no house turn is open (or staff asked the place to stop)."""
     found = (
         Place.objects.filter(pk=place_id, state=Place.State.RUNNING, stop_requested=False)
         .values_list("engine_state", "event_seq", "seed")
@@ -384,11 +387,23 @@ def _open_house_turn(place_id: int) -> tuple[int, str, GameState, Seat] | None:
     if found is None:
         return None
     engine_state, seq, seed = found
-    state = Position.decode(engine_state).state
+    return _house_turn(place_id, Position.decode(engine_state).state, seq, seed)
+
+
+def _house_turn(place_id: int, state: PlaceState | None, seq: int, seed: str) -> HouseTurn | None:
     if state is None or not state.needs_action:
         return None
     seat = seats_of(place_id)[state.game.turn]
     return (seq, seed, state.game, seat) if seat.house else None
+
+
+def _after(change: Change) -> HouseTurn | None:
+    """The house turn a committed change left open, as it left the place: the next
+    move's snapshot without reading the place again."""
+    place = change.place
+    if place.state != Place.State.RUNNING or place.stop_requested:
+        return None
+    return _house_turn(place.id, change.state, place.event_seq, place.seed)
 
 
 def house_turn_open(place_id: int) -> bool:
@@ -429,19 +444,20 @@ def play_on(place_id: int, seconds: float | None = None) -> bool:
     try:
         due = None if seconds is None else time.monotonic() + seconds
         played = False
-        while True:
-            opened = _open_house_turn(place_id)
-            if opened is None:
-                return played
+        opened = _open_house_turn(place_id)
+        while opened is not None:
             seq, seed, game, seat = opened
             move = house.decide(seat.house, game, seat.no, seed)  # no transaction is open
             try:
                 change = locked.retried(_apply_house_move, place_id, seq, seat.no, move, due)
             except Stale:
+                opened = _open_house_turn(place_id)
                 continue
             played = True
             if change.place.pace != 0 or change.hand_over:
-                return True
+                break
+            opened = _after(change)
+        return played
     finally:
         lock.release()
 
