@@ -3,7 +3,8 @@
 Players' posts settle turns themselves (and, at pace 0, open the next one in
 the same transaction, then play the house turns after it, one transaction each).
 The dealer does the rest: steps that wait for a pace, turns whose deadline passed,
-and the house turns of the places it steps (:data:`HOUSE_SECONDS` a place a round). Each process claims places with a lease
+and the house turns of the places it steps (:data:`HOUSE_SECONDS` a place a round).
+Each process claims places with a lease
 (compare-and-swap on ``Place.driver``), so that several processes can share
 one database with each place driven by one of them at a time; a place whose
 driver died is taken over when its lease runs out, and its open turn gets a
