@@ -1,8 +1,10 @@
 """The dealer: a thread in each server process that drives running places.
 
 Players' posts settle turns themselves (and, at pace 0, open the next one in
-the same transaction). The dealer does the rest: steps that wait for a pace,
-and turns whose deadline passed. Each process claims places with a lease
+the same transaction, then play the house turns after it, one transaction each).
+The dealer does the rest: steps that wait for a pace, turns whose deadline passed,
+and the house turns of the places it steps (:data:`HOUSE_SECONDS` a place a round).
+Each process claims places with a lease
 (compare-and-swap on ``Place.driver``), so that several processes can share
 one database with each place driven by one of them at a time; a place whose
 driver died is taken over when its lease runs out, and its open turn gets a
@@ -29,6 +31,12 @@ logger = logging.getLogger(__name__)
 
 def poll_seconds() -> float:
     return float(getattr(settings, "DEALER_POLL_SECONDS", 0.2))
+
+
+#: Seconds of house turns the dealer plays in one place before it goes on to the next
+#: place due (the rest in its next round): a place of house bots at pace 0 holds up the
+#: others' steps and deadlines no longer than that.
+HOUSE_SECONDS = 0.5
 
 
 #: By driver, the end of the lease its places got at its last renewal: every place it
@@ -75,6 +83,7 @@ def due_places(driver: str = DRIVER_ID) -> list[int]:
     due = (
         Place.objects.filter(state=Place.State.RUNNING, driver=driver)
         .filter(Q(next_step_at__lte=now) | Q(turn_deadline__lte=now))
+        .exclude(pk__in=services.playing())  # another thread plays its house turns on
         .values_list("id", "next_step_at", "turn_deadline")
     )
     ids = []
@@ -90,9 +99,9 @@ def next_wakeup(driver: str = DRIVER_ID) -> float:
     now = timezone.now()
     times = [
         t
-        for row in Place.objects.filter(state=Place.State.RUNNING, driver=driver).values_list(
-            "next_step_at", "turn_deadline"
-        )
+        for row in Place.objects.filter(state=Place.State.RUNNING, driver=driver)
+        .exclude(pk__in=services.playing())
+        .values_list("next_step_at", "turn_deadline")
         for t in row
         if t is not None
     ]
@@ -111,7 +120,7 @@ def tick(driver: str = DRIVER_ID) -> int:
     for pk in due_places(driver):
         with logs.about(pk):
             try:
-                if services.run_due(pk):
+                if services.run_due(pk, seconds=HOUSE_SECONDS):
                     moved += 1
             except Exception:
                 logger.exception("dealer: place %s failed to step", pk)

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.db.models import QuerySet
 
 from places.engine.rules import UECDA_NAME
-from places.models import Entrant, EntrantCode, JoinCode, Place, Player, Tournament
+from places.models import ENDED, Entrant, EntrantCode, JoinCode, Place, Player, Tournament
 
 
 def code_digest(code: str) -> str:
@@ -196,3 +197,12 @@ def connect(code: str, request_host: str, tables: bool = False, rules: str = UEC
         host = request_host.split("]", 1)[0] + "]"
     port = settings.UECDA_PUBLIC_PORT or settings.UECDA_PORT
     return Connect(code, host, port, tables, rules)
+
+
+def ended_among(place_ids: Collection[int]) -> list[int]:
+    """Those of ``place_ids`` that are over (finished, aborted): the shared UECda port
+    learns so of a waiting place stopped by another process, whose ``end_place`` reaches
+    it only through Redis (:mod:`places.uecda.shared`)."""
+    return list(
+        Place.objects.filter(pk__in=place_ids, state__in=ENDED).values_list("id", flat=True)
+    )

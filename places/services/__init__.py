@@ -6,7 +6,7 @@ Views, consumers, the admin and the commands call these functions and render
 what they return, or the ``places.errors.Refused`` they raise.
 """
 
-from places.services.change import Stale
+from places.services.change import Stale, playing
 from places.services.lifecycle import (
     next_turn,
     resume,
@@ -45,6 +45,7 @@ __all__ = [
     "create_tournament",
     "edit_place",
     "next_turn",
+    "playing",
     "post_cards",
     "read_key",
     "reseat_place",

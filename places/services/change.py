@@ -5,11 +5,21 @@ sequence number and the dealer's schedule, so holding it serialises everything
 that can happen to a place (two posts racing for one turn, a post racing its own
 timeout, two dealers). The engine's events become Turn, Rank, Game, Hand and
 PlaceEvent rows in the same transaction, and are sent only after commit, in order.
+
+A change holds the place (and, on SQLite, the database's one writer) for one turn's
+work: a player's move or a step, and at pace 0 the steps after it until a turn
+opens. A house bot's move is decided outside any transaction, from the place as it
+was read, and applied in a change of its own if the place is still as it was
+(:func:`play_on`): a place of house bots is played one turn a transaction, so that
+no request, and no other place, waits behind its play (a ``montecarlo`` seat's
+search included) for more than a turn.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -19,23 +29,25 @@ from typing import Protocol
 from django.db import transaction
 from django.utils import timezone
 
-from places import errors, logs, metrics, rows
+from places import errors, locked, logs, metrics, rows
 from places.engine import events as ev
 from places.engine import place as engine
 from places.engine.cards import sorted_ids
 from places.engine.deal import drawn_ranks, game_rng
-from places.engine.game import TurnResult
-from places.engine.place import Deal
+from places.engine.game import GameState, TurnResult
+from places.engine.place import Deal, PlaceState
 from places.engine.plays import Miss
 from places.models import Game, Hand, Place, PlaceEvent, Rank, Turn
 from places.reads.position import Position
 from places.reads.practice import user_gone
-from places.reads.seats import seats_of
+from places.reads.seats import Seat, seats_of
 from places.realtime import broadcast, wake
 from places.services import game_index, house, profiles, ratings
 from places.wire import events as wire
 from places.wire.codec import compact
 from places.wire.records import order_name
+
+logger = logging.getLogger(__name__)
 
 #: What a change can touch on the place row (the admin edits the rest).
 CHANGING_FIELDS = [
@@ -73,6 +85,8 @@ class Change:
         self.submitted: list[str] = []  # what the acting player wrote
         self.settled: list[tuple[str, str]] = []  # (outcome, reason) of each turn settled
         self.start_pending = False  # started by another process: the dealer steps first
+        #: An open house turn is left to the dealer's next round (:func:`play_on`'s time ran out).
+        self.hand_over = False
         #: The state the place takes when it is over: finished, or aborted by staff. A
         #: change that finds the place aborted (the dealer's, which waited for the lock
         #: while staff stopped it) saves it aborted still.
@@ -234,24 +248,11 @@ class Change:
         drawn = (lambda no: drawn_ranks(place.seed, no)) if place.duplicate_deals else None
         self.state, events, deal = engine.step(self.state, lambda no: game_rng(seed, no), drawn)
         self.record(events, deal)
-        self.play_house()
 
-    def play_house(self) -> None:
-        """A house seat's turn just opened: the server plays it now, as a post would.
-
-        So the step that opens a house turn also settles it: at a positive pace
-        the next step waits for the pace as after any move, at pace 0 ``run_on``
-        goes on until a player over the wire must act.
-        """
-        state = self.state
-        if not state.needs_action:
-            return
-        seat = self.seats[state.game.turn]
-        if not seat.house:
-            return
-        move = house.decide(seat.house, state.game, seat.no, self.place.seed)
+    def play_house(self, move: house.HouseMove, seat: int) -> None:
+        """The house's move, decided outside the transaction (:func:`play_on`), as a post's."""
         self.submitted = move.written
-        self.apply(move.action, seat.no)
+        self.apply(move.action, seat)
         self.submitted = []
 
     def apply(self, action, seat: int) -> TurnResult:
@@ -261,7 +262,8 @@ class Change:
         return result
 
     def run_on(self) -> None:
-        """At pace 0, keep stepping until a player must act or the place is over."""
+        """At pace 0, keep stepping until a turn opens or the place is over (a house
+        seat's turn too: it is played in a change of its own, :func:`play_on`)."""
         while (
             self.place.pace == 0 and self.state.phase != engine.OVER and not self.state.needs_action
         ):
@@ -279,7 +281,7 @@ class Change:
         elif place.stop_requested:
             place.next_step_at = self.now  # the dealer's next round stops it
         elif state.needs_action:
-            place.next_step_at = None
+            place.next_step_at = self.now if self.hand_over else None
         elif self.start_pending:
             pass  # the dealer takes the first step at once (next_step_at is now)
         else:
@@ -356,3 +358,117 @@ def changing(place_id: int, precondition: Precondition | None = None) -> Iterato
             yield change
             change.save()
         logs.note(game=change.game_id, turn=change.turn_no)
+
+
+# -- house turns, each decided outside any transaction -----------------------------------------
+
+#: Per place, held by the thread playing its house turns (:func:`play_on`): another
+#: thread of this process (the dealer) leaves them to it rather than decide them twice.
+_house_locks: defaultdict[int, threading.Lock] = defaultdict(threading.Lock)
+
+
+def playing() -> set[int]:
+    """The places whose house turns a thread of this process is playing now."""
+    return {pk for pk, lock in list(_house_locks.items()) if lock.locked()}
+
+
+#: An open house turn: ``(event_seq, the place's seed, the game, the seat)``.
+HouseTurn = tuple[int, str, GameState, Seat]
+
+
+def _open_house_turn(place_id: int) -> HouseTurn | None:
+    """The running place's open turn if a house seat's, read without a lock; None when
+    no house turn is open (or staff asked the place to stop)."""
+    found = (
+        Place.objects.filter(pk=place_id, state=Place.State.RUNNING, stop_requested=False)
+        .values_list("engine_state", "event_seq", "seed")
+        .first()
+    )
+    if found is None:
+        return None
+    engine_state, seq, seed = found
+    return _house_turn(place_id, Position.decode(engine_state).state, seq, seed)
+
+
+def _house_turn(place_id: int, state: PlaceState | None, seq: int, seed: str) -> HouseTurn | None:
+    if state is None or not state.needs_action:
+        return None
+    seat = seats_of(place_id)[state.game.turn]
+    return (seq, seed, state.game, seat) if seat.house else None
+
+
+def _after(change: Change) -> HouseTurn | None:
+    """The house turn a committed change left open, as it left the place: the next
+    move's snapshot without reading the place again."""
+    place = change.place
+    if place.state != Place.State.RUNNING or place.stop_requested:
+        return None
+    return _house_turn(place.id, change.state, place.event_seq, place.seed)
+
+
+def house_turn_open(place_id: int) -> bool:
+    """Whether a house seat's turn is open in the running place (read without a lock)."""
+    return _open_house_turn(place_id) is not None
+
+
+def _apply_house_move(
+    place_id: int, seq: int, seat: int, move: house.HouseMove, due: float | None
+) -> Change:
+    """One house move in a change of its own, if the place is as it was when it was
+    decided (its event sequence number): else :class:`Stale`. At pace 0, the steps
+    after it up to the next open turn go with it. Returns the change."""
+    with changing(place_id) as change:
+        place = change.place
+        if place.event_seq != seq or place.stop_requested or place.state != Place.State.RUNNING:
+            raise Stale
+        change.play_house(move, seat)
+        change.run_on()
+        change.hand_over = due is not None and time.monotonic() >= due
+    return change
+
+
+def play_on(place_id: int, seconds: float | None = None) -> bool:
+    """Play the place's open house turns, one change each: at pace 0 until a player over
+    the wire must act or the place is over, at another pace the one open now.
+
+    Each move is decided from the place as read, outside any transaction (a
+    ``montecarlo`` search holds no lock), then applied if the place did not change
+    meanwhile, and decided again from the new state if it did. ``seconds``: the time
+    this caller gives (the dealer's round); then an open house turn is left due, for
+    the dealer's next round. A thread of this process already playing the place's
+    house turns plays them on: this call returns at once. Returns whether a move was made.
+    """
+    lock = _house_locks[place_id]
+    if not lock.acquire(blocking=False):
+        return False
+    try:
+        due = None if seconds is None else time.monotonic() + seconds
+        played = False
+        opened = _open_house_turn(place_id)
+        while opened is not None:
+            seq, seed, game, seat = opened
+            move = house.decide(seat.house, game, seat.no, seed)  # no transaction is open
+            try:
+                change = locked.retried(_apply_house_move, place_id, seq, seat.no, move, due)
+            except Stale:
+                opened = _open_house_turn(place_id)
+                continue
+            played = True
+            if change.place.pace != 0 or change.hand_over:
+                break
+            opened = _after(change)
+        return played
+    finally:
+        lock.release()
+
+
+def play_on_after(place_id: int) -> None:
+    """:func:`play_on` after a caller's own change committed (a post, a start): what fails
+    in the house's play after it is logged, not the caller's answer, which says what was
+    committed; the house turn left open is the dealer's at its deadline."""
+    try:
+        play_on(place_id)
+    except Exception:
+        logger.exception(
+            "place %s: the house turns after a change failed: left to the dealer", place_id
+        )

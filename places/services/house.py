@@ -1,9 +1,9 @@
 """House bots: users the server plays itself, with the sample strategies.
 
-A house seat has no process and no socket. When its turn opens, the change that
-opened it (``places/services/change.py``) asks :func:`decide` for the move and
-applies it through the same engine functions and the same recorder as a
-player's post, in the same transaction. Only the sample strategies of
+A house seat has no process and no socket. When its turn opens, the server asks
+:func:`decide` for the move, outside any transaction, and applies it through the
+same engine functions and the same recorder as a player's post, in a change of its
+own (``places/services/change.py``, ``play_on``). Only the sample strategies of
 ``bots.strategies.STRATEGIES`` are played, by name: nothing a request says can
 make the server import a module.
 

@@ -9,13 +9,14 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from places import errors
+from places import errors, locked
 from places.engine import place as engine
 from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME
 from places.models import ENDED, PLAYERS_PER_PLACE, Game, Place, Turn
 from places.reads.position import Position
+from places.reads.seats import seats_of
 from places.services import profiles
-from places.services.change import Change, changing
+from places.services.change import Change, changing, house_turn_open, play_on, play_on_after
 
 
 def start_place(place_id: int) -> None:
@@ -23,8 +24,14 @@ def start_place(place_id: int) -> None:
 
     For the server's own process (the admin, the staff endpoint). Another
     process (a management command) uses :func:`schedule_start`: with the
-    in-memory channel layer, events sent from it would reach nobody.
+    in-memory channel layer, events sent from it would reach nobody. The house
+    turns that open are played after, one change each (:func:`play_on`).
     """
+    locked.retried(_start, place_id)
+    play_on_after(place_id)
+
+
+def _start(place_id: int) -> None:
     with changing(place_id) as change:
         _begin(change)
         change.step()
@@ -56,7 +63,13 @@ def _begin(change: Change) -> None:
 
 
 def next_turn(place_id: int) -> None:
-    """One step by hand (the manual pace; staff may also hurry a paced place)."""
+    """One step by hand (the manual pace; staff may also hurry a paced place); a house
+    turn it opens is played after it (:func:`play_on`)."""
+    locked.retried(_next_turn, place_id)
+    play_on_after(place_id)
+
+
+def _next_turn(place_id: int) -> None:
     with changing(place_id) as change:
         if change.place.state != Place.State.RUNNING or change.state is None:
             raise errors.Refused(errors.NO_TURN_OPEN, "the place is not running")
@@ -113,12 +126,21 @@ def _abort(change: Change) -> None:
     change.record(events)
 
 
-def run_due(place_id: int, now: datetime | None = None) -> bool:
-    """The dealer's work on one place: a missed deadline or a step that is due.
+def run_due(place_id: int, now: datetime | None = None, seconds: float | None = None) -> bool:
+    """The dealer's work on one place: a missed deadline or a step that is due, then
+    the house turns that open (:func:`play_on`: for ``seconds`` at most, the rest
+    left due; None: until a player over the wire must act).
 
     Returns whether anything happened. Safe to call at any time and from any
     process: it re-reads the schedule under the lock.
     """
+    moved = False
+    if not house_turn_open(place_id):  # an open house turn is play_on's (a stop is not)
+        moved = locked.retried(_run_due, place_id, now)
+    return play_on(place_id, seconds) or moved
+
+
+def _run_due(place_id: int, now: datetime | None) -> bool:
     with changing(place_id) as change:
         place, state = change.place, change.state
         now = now or change.now
@@ -141,7 +163,8 @@ def run_due(place_id: int, now: datetime | None = None) -> bool:
 
 def resume(place_id: int) -> None:
     """A server took over a running place: an open turn gets a fresh deadline
-    (its limit, and the player's bank as it was when the turn opened). A ``uecda``
+    (its limit, and the player's bank as it was when the turn opened), and a house
+    seat's open turn is due at once (:func:`play_on`). A ``uecda``
     place is a TCP match whose process died with its connections: it is aborted."""
     if Place.objects.filter(pk=place_id, rules=UECDA_NAME, state=Place.State.RUNNING).exists():
         with contextlib.suppress(errors.Refused):  # over already
@@ -155,7 +178,9 @@ def resume(place_id: int) -> None:
         bank = position.banks[position.state.game.turn] if position.banks is not None else 0.0
         deadline = timezone.now() + timedelta(seconds=place.time_limit + bank)
         place.turn_deadline = deadline
-        place.save(update_fields=["turn_deadline"])
+        if seats_of(place_id)[position.state.game.turn].house:
+            place.next_step_at = timezone.now()
+        place.save(update_fields=["turn_deadline", "next_step_at"])
         Turn.objects.filter(outcome="", game_id=position.game_id, no=position.turn_no).update(
             deadline=deadline
         )

@@ -6,13 +6,13 @@ import re
 import time
 from dataclasses import dataclass
 
-from places import errors, metrics, rows
+from places import errors, locked, metrics, rows
 from places.engine import place as engine
 from places.engine.cards import ALL_IDS, CardFormatError, parse_card
 from places.engine.game import NoTurnOpen, NotYourTurn
 from places.models import Place, Player
 from places.reads.seats import seat_of
-from places.services.change import Precondition, changing
+from places.services.change import Precondition, changing, play_on_after
 
 
 @dataclass(frozen=True)
@@ -98,9 +98,12 @@ def post_cards(
     """
     started = time.perf_counter()
     try:
-        return _post_cards(place_id, user_id, cards, precondition, key, version)
+        result = locked.retried(_post_cards, place_id, user_id, cards, precondition, key, version)
     except _Repeated as repeated:  # the transaction rolled back: nothing was written
         return repeated.result
+    else:
+        play_on_after(place_id)  # the house turns that opened, one change each
+        return result
     finally:
         metrics.POST_SECONDS.observe(time.perf_counter() - started)
 

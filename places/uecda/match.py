@@ -37,6 +37,7 @@ from places.engine.uecda_legal import legal_moves
 from places.engine.uecda_log import Handover, LoggedGame, Refereed, Submission, TndhmsLog
 from places.engine.uecda_record import record_of_logged
 from places.leases import lease_seconds
+from places.locked import retried
 from places.realtime import broadcast
 from places.uecda import wire as w
 from places.uecda.watch import TableWatch, watch_for
@@ -704,7 +705,7 @@ class GameWriter:
         now = time.monotonic()
         count = count_due(self.counted_at, now)
         self.players = await db_thread.run(
-            store_match_games, self.place_id, records, over, self.players, count,
+            retried, store_match_games, self.place_id, records, over, self.players, count,
             place=self.place_id,
         )  # fmt: skip
         if count:
@@ -737,7 +738,7 @@ async def keep_lease(place_id: int) -> None:
 
     while True:
         await asyncio.sleep(lease_seconds() / 4)
-        await db_thread.run(renew_match, place_id, place=place_id)
+        await db_thread.run(retried, renew_match, place_id, place=place_id)
 
 
 async def play_place(
@@ -821,7 +822,7 @@ async def serve_match(
     from places.services.uecda import abort_orphaned_matches, check_clock, open_match
 
     check_clock(move_seconds, bank_seconds)
-    await db_thread.run(abort_orphaned_matches)
+    await db_thread.run(retried, abort_orphaned_matches)
     house_seats = [HouseSeat(f"house-{name}", resolve_uecda(name)) for name in house]
     listener = Listener(handshake_window)
     bound = await listener.start(host, port)
@@ -837,7 +838,7 @@ async def serve_match(
     started = asyncio.get_running_loop().time()
     try:
         place_id = await db_thread.run(
-            open_match, title, games, seed, [s.name for s in seats], rated,
+            retried, open_match, title, games, seed, [s.name for s in seats], rated,
             move_seconds, bank_seconds, rules.variant,
         )  # fmt: skip
         if opened is not None:

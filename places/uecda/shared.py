@@ -38,7 +38,10 @@ when there was more than one of either.
 A place stopped while it waits (staff's Stop: its ``end_place`` event, heard as any
 listener of the every-place stream hears it, from this process or through the relay of
 another) ends its seated clients as a match's end does: the game state 2 (match over),
-then the close.
+then the close. Without Redis another process's events reach nobody here
+(``manage.py stop_place`` stops a waiting place in its own process): every
+:data:`STOP_POLL_SECONDS` the port reads which of its waiting places are over, and ends
+those too.
 
 Once every seat of a place that no house bot plays is connected, the match starts
 (:func:`places.services.uecda_seats.begin_match`): the house seats are
@@ -60,7 +63,8 @@ from dataclasses import dataclass, field
 from bots.strategies import resolve_uecda
 from places import errors
 from places.engine import uecda as u
-from places.reads.join_codes import NoSeatNow, seat_of_code
+from places.locked import retried
+from places.reads.join_codes import NoSeatNow, ended_among, seat_of_code
 from places.realtime import broadcast, db_thread
 from places.services import uecda_seats
 from places.uecda import wire as w
@@ -88,6 +92,8 @@ WRONG_CODES_SECONDS = 60.0
 #: its place waiting just before the stop is not seated in it (a place that ended
 #: never waits again).
 ENDED_REMEMBERED = 256
+#: Seconds between two reads of which waiting places are over (stopped by another process).
+STOP_POLL_SECONDS = 1.0
 
 
 @dataclass
@@ -155,6 +161,7 @@ class SharedListener:
         pending_per_address: int = PENDING_PER_ADDRESS,
         wrong_codes: int = WRONG_CODES_PER_ADDRESS,
         wrong_codes_seconds: float = WRONG_CODES_SECONDS,
+        stop_poll: float = STOP_POLL_SECONDS,
     ):
         self.window = handshake_window
         self.write_every = write_every
@@ -162,6 +169,8 @@ class SharedListener:
         self.pending_per_address = pending_per_address
         self.wrong_codes = wrong_codes
         self.wrong_codes_seconds = wrong_codes_seconds
+        self.stop_poll = stop_poll
+        self._poller: asyncio.Task | None = None
         #: The connections under way, by address, each with when it came (oldest first).
         self.pending: dict[str, list[tuple[float, Connection]]] = {}
         self.strikes: dict[str, Strikes] = {}
@@ -186,7 +195,22 @@ class SharedListener:
         self.server = await asyncio.get_running_loop().create_server(
             lambda: Connection(self._accepted), sock=sock
         )
+        self._poller = asyncio.ensure_future(self._poll_stops())
         return self.server
+
+    async def _poll_stops(self) -> None:
+        """End the waiting places that are over, however they ended (:data:`STOP_POLL_SECONDS`)."""
+        while True:
+            await asyncio.sleep(self.stop_poll)
+            if not self.waiting:
+                continue
+            try:
+                over = await db_thread.run(ended_among, list(self.waiting))
+            except Exception:  # the database, most likely: the next round reads again
+                log.exception("UECda port: could not read which waiting places are over")
+                continue
+            for place_id in over:
+                self._ended(place_id)
 
     def _accepted(self, conn: Connection) -> None:
         address = address_of(conn)
@@ -397,7 +421,9 @@ class SharedListener:
         """Start the place, play its match and store it; close its clients at the end."""
         try:
             try:
-                plan = await db_thread.run(uecda_seats.begin_match, place_id, place=place_id)
+                plan = await db_thread.run(
+                    retried, uecda_seats.begin_match, place_id, place=place_id
+                )
             except errors.Refused as e:
                 log.info("UECda place %d does not start: %s", place_id, e.message)
                 for conn in conns.values():
@@ -422,7 +448,7 @@ class SharedListener:
                 log.info("UECda place %d: its match ends: %s", place_id, e.message)
             except Exception:
                 log.exception("UECda place %d: its match failed: aborted", place_id)
-                await db_thread.run(uecda_seats.abort_match, place_id, place=place_id)
+                await db_thread.run(retried, uecda_seats.abort_match, place_id, place=place_id)
         finally:
             self.playing.discard(place_id)
             for conn in conns.values():
@@ -438,6 +464,8 @@ class SharedListener:
             if strikes.timer is not None:
                 strikes.timer.cancel()
         self.strikes.clear()
+        if self._poller is not None:
+            self._poller.cancel()
         for task in [*self._handshakes, *self.matches, *self._closing]:
             task.cancel()
         for waiting in list(self.waiting.values()):

@@ -1,4 +1,5 @@
-"""House bots: seats the server plays itself, inside the change that opens their turn."""
+"""House bots: seats the server plays itself, each move in a change of its own right after
+the change that opens their turn (``tests/places/test_house_turns.py``: how long each holds)."""
 
 from __future__ import annotations
 

@@ -15,16 +15,18 @@ from pathlib import Path
 import pytest
 from asgiref.sync import sync_to_async
 from django.core.management import call_command
-from django.db import connections
+from django.db import OperationalError, connections
 
 from bots.strategies import UecdaView, resolve_uecda
 from bots.uecda import Summary, UecdaClient
+from places import locked
 from places.engine import uecda as u
 from places.engine.uecda_record import replay_records
 from places.formats.record_schema import schema_errors
 from places.models import Game, Place, Rank
 from places.reads.records import place_records
 from places.reads.standings import standings
+from places.services import uecda as uecda_services
 from places.uecda import wire as w
 from places.uecda.match import COUNT_SECONDS, count_due, serve_match
 from tests.needs import STOCK_UECDA_CLIENT
@@ -443,3 +445,24 @@ def test_the_http_transports_still_need_a_place_a_name_and_a_password(capsys):
         main(["--name", "alice", "--password", "pw"])
     assert e.value.code == 2
     assert "--place is required with --transport http" in capsys.readouterr().err
+
+
+async def test_a_game_s_write_that_meets_a_locked_database_is_tried_again(
+    close_thread_connections, monkeypatch
+):
+    """Issue 44, item 11: a rated match in another process crashed on it at game 35 of 50."""
+    monkeypatch.setattr(locked, "FIRST_PAUSE", 0.01)
+    store = uecda_services.store_match_games
+    calls = []
+
+    def locked_once(*args, **kwargs):
+        calls.append(args[1][0]["game"])
+        if len(calls) == 2:  # another process held SQLite's one writer past its busy timeout
+            raise OperationalError("database is locked")
+        return store(*args, **kwargs)
+
+    monkeypatch.setattr(uecda_services, "store_match_games", locked_once)
+    task, _ = await serve(3, seed="locked", house=["greedy"] * 5)
+    place_id, _ = await asyncio.wait_for(task, 60)
+    assert calls == [1, 2, 2, 3]
+    await sync_to_async(check_stored)(place_id, 3)

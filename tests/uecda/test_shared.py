@@ -15,10 +15,12 @@ import select
 import socket
 import threading
 import time
+from io import StringIO
 
 import pytest
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 
 from bots.strategies import resolve_uecda
 from bots.uecda import UecdaClient, play_tables
@@ -28,6 +30,7 @@ from places.models import Game, JoinCode, Place, Tournament
 from places.reads.join_codes import NoSeatNow, seat_of_code, tournament_codes
 from places.reads.records import place_records
 from places.reads.tournaments import tournament as tournament_view
+from places.realtime import broadcast
 from places.services import accounts, uecda_seats
 from places.services.house import house_users, make_house_user, make_wire_user
 from places.services.practice import start_practice
@@ -510,6 +513,33 @@ async def test_the_project_s_client_ends_cleanly_when_its_waiting_place_is_stopp
     await sync_to_async(services.stop_place)(place.id)
     summary = await asyncio.wait_for(ann, 10)
     assert (summary.player, summary.games) == (1, 0)
+
+
+async def test_stop_place_from_another_process_without_redis_ends_the_waiting_clients(
+    listener, monkeypatch
+):
+    """Issue 44, item 12: the command's ``end_place`` reached no socket of the server."""
+    monkeypatch.setattr(broadcast, "send_events", lambda place_id, batch: None)  # not here
+    place, codes = await sync_to_async(place_of_two)(2)
+    reader, writer = await knock(listener.port, codes[1])
+    assert w.decode_int(await reader.readexactly(4)) == 1
+    for _ in range(100):
+        if listener.waiting:
+            break
+        await asyncio.sleep(0.02)
+    assert place.id in listener.waiting
+    out = StringIO()
+    await sync_to_async(call_command)("stop_place", str(place.id), stdout=out)
+    assert out.getvalue().strip() == f"place {place.id} aborted"
+    stopped = time.monotonic()
+    assert w.decode_int(await asyncio.wait_for(reader.readexactly(4), 10)) == w.MATCH_OVER
+    assert await asyncio.wait_for(reader.read(1), 10) == b""  # and closed
+    print(f"\nthe client of a place stopped elsewhere closed in {time.monotonic() - stopped:.2f} s")
+    writer.close()
+    assert not listener.waiting
+    reader, writer = await knock(listener.port, codes[3])  # its seats take nobody any more
+    assert await refused(reader)
+    writer.close()
 
 
 def test_a_match_a_stopped_server_left_running_is_aborted_by_the_next_listener(
