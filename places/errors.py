@@ -123,6 +123,9 @@ ANALYSIS_UNDER_WAY = _define(
 TOO_MANY_ANALYSES = _define(
     "TOO_MANY_ANALYSES", 429, "too many analyses asked for lately: try again later"
 )
+TOO_MANY_DOWNLOADS = _define(
+    "TOO_MANY_DOWNLOADS", 429, "too many downloads at once from this address: try again later"
+)
 
 # -- the request itself -------------------------------------------------------------------
 BAD_REQUEST = _define("BAD_REQUEST", 400, "the request cannot be read")
