@@ -8,8 +8,9 @@ it will ever have (``PlaceHead.final``: the place over, nothing held back from t
 reader), they are what the file holds, whoever asks again.
 
 A file is named by what its lines depend on: the heads of its places as the reader
-reads them (the title, the players' names, the seed if shown, the games) and
-:data:`MAKING`. A reader whose head differs (a seed still hidden, a title changed)
+reads them (the title, the players' names, the seed if shown, the games; the time
+each place was made, so that a place of another database with the same id is
+another) and :data:`MAKING`. A reader whose head differs (a seed still hidden, a title changed)
 reads another file; the name is the answer's ``ETag`` too, known before the file
 is made. A file is written beside its name and renamed to it whole, so a reader,
 or another process, never sees it half made. The folder is ``RECORDS_CACHE_DIR``;

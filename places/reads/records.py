@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from places.engine import replay
 from places.engine.cards import format_card, mask_of, sorted_ids
@@ -48,6 +48,8 @@ class PlaceHead:
     #: Duplicate deals: the seed the exchanges' ranks are drawn from (``drawn_ranks``).
     duplicate_seed: str | None = None
     over: bool = False  # the place is finished or aborted: no game will be added
+    #: When the place was made: with its id, this place and no other (of another database).
+    created_at: datetime | None = None
 
     @property
     def final(self) -> bool:
@@ -72,6 +74,7 @@ def place_head(place_id: int, *, staff: bool = False) -> PlaceHead | None:
         played=shown.played,
         duplicate_seed=place.seed if place.duplicate_deals else None,
         over=place.state in ENDED,
+        created_at=place.created_at,
     )
 
 

@@ -142,10 +142,11 @@ async def _lines(chunks: Iterator[list[dict]]) -> AsyncIterator[str]:
     client takes it (a chunk's records as objects weigh ten times more: twenty
     streams left unread kept 130 MiB).
     """
-    while text := await db_thread.run_long(_next_lines, chunks):
+    while (text := await db_thread.run_long(_next_lines, chunks)) is not None:
         yield text
 
 
-def _next_lines(chunks: Iterator[list[dict]]) -> str:
-    """The next chunk's lines; "" after the last."""
-    return lines_of(next(chunks, []))
+def _next_lines(chunks: Iterator[list[dict]]) -> str | None:
+    """The next chunk's lines; None after the last."""
+    batch = next(chunks, None)
+    return None if batch is None else lines_of(batch)

@@ -6,8 +6,8 @@ bounded number of downloads at once (``429 TOO_MANY_DOWNLOADS``), released when 
 client goes; a finished place's file is made once and answered ``304`` to a client
 that has it.
 
-The figures (the server's memory, ``state.json``'s times) are printed; the bounds
-asserted are generous guards, far from the figures.
+The figures (the server's memory, ``state.json``'s times) are printed and go to
+``artifacts/downloads.txt``; the bounds asserted are generous guards, far from them.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import httpx
 import pytest
 
 from bench.tndhms_logs import valid_log
-from harness.server import Server
+from harness.server import ROOT, Server
 from tests.e2e.test_hardening import rss_mb
 
 pytestmark = pytest.mark.e2e
@@ -35,6 +35,15 @@ GAMES = 600
 #: unread clients of the memory test all hold one.
 LIMIT = 20
 URL = "/places/{}/records.jsonl"
+REPORT = ROOT / "artifacts" / "downloads.txt"
+
+
+def report(line: str) -> None:
+    """A figure, printed and kept in :data:`REPORT`."""
+    print("\n" + line)
+    REPORT.parent.mkdir(exist_ok=True)
+    with REPORT.open("a") as f:
+        f.write(line + "\n")
 
 
 @pytest.fixture(scope="module")
@@ -91,8 +100,8 @@ def unread_cost(server: Server, path: str) -> tuple[bytes, float, float]:
 
 def test_unread_downloads_cost_the_server_a_bounded_buffer_each(server):
     whole, grown, left = unread_cost(server, URL.format(server.place))
-    print(
-        f"\n{LIMIT} unread downloads of a finished place's {len(whole) / 1e6:.1f} MB: "
+    report(
+        f"{LIMIT} unread downloads of a finished place's {len(whole) / 1e6:.1f} MB: "
         f"the server's RSS +{grown:.1f} MiB while held, +{left:.1f} MiB after they closed"
     )
     # without back-pressure daphne held each whole answer: +74 to +165 MiB
@@ -113,8 +122,8 @@ def test_unread_downloads_of_a_place_still_playing_cost_as_little(server):
         whole, grown, left = unread_cost(server, URL.format(server.place))
     finally:
         set_state("finished")
-    print(
-        f"\n{LIMIT} unread downloads of a running place's {len(whole) / 1e6:.1f} MB: "
+    report(
+        f"{LIMIT} unread downloads of a running place's {len(whole) / 1e6:.1f} MB: "
         f"the server's RSS +{grown:.1f} MiB while held, +{left:.1f} MiB after they closed"
     )
     # with back-pressure alone, twenty streams each reading its chunk on a thread of its
@@ -144,35 +153,43 @@ for t in threads:
 """
 
 
+def state_times(client: httpx.Client, place: int, seconds: float) -> list[float]:
+    """The times of ``state.json`` asked for every 50 ms for ``seconds``."""
+    times = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        started = time.perf_counter()
+        assert client.get(f"/places/{place}/state.json").status_code == 200
+        times.append(time.perf_counter() - started)
+        time.sleep(0.05)
+    return times
+
+
 def test_downloads_at_once_leave_another_client_quick(server):
     place = server.place
-    times = []
     with httpx.Client(base_url=server.url, timeout=60) as other:
         other.get(URL.format(place))  # the file made
+        alone = state_times(other, place, 3)
         downloads = subprocess.Popen(
             [sys.executable, "-c", DOWNLOADER, server.url + URL.format(place)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
         )  # fmt: skip
         try:
             time.sleep(1)  # under way
-            deadline = time.monotonic() + 10
-            while time.monotonic() < deadline:
-                started = time.perf_counter()
-                assert other.get(f"/places/{place}/state.json").status_code == 200
-                times.append(time.perf_counter() - started)
-                time.sleep(0.05)
+            times = state_times(other, place, 10)
         finally:
             statuses, _ = downloads.communicate("", timeout=120)
     done = statuses.split().count("200")
     worst, median = max(times), statistics.median(times)
-    print(
-        f"\nstate.json under 12 threads downloading ({done} downloads of "
-        f"{GAMES} games in 11 s): median {median * 1000:.0f} ms, "
-        f"worst {worst * 1000:.0f} ms over {len(times)} reads"
+    report(
+        f"state.json while 12 threads download a {GAMES}-game place's records.jsonl "
+        f"({done} downloads in 11 s): worst {worst * 1000:.0f} ms, median "
+        f"{median * 1000:.0f} ms over {len(times)} reads (alone: worst "
+        f"{max(alone) * 1000:.0f} ms, median {statistics.median(alone) * 1000:.0f} ms)"
     )
     assert done >= 12 and set(statuses.split()) == {"200"}
     # before: a 0.8-3.9 s median, 5.6 s at worst; here about 0.1 s and 0.4 s
-    assert median < 0.5 and worst < 3
+    assert median < 0.6 and worst < 3
 
 
 def test_an_address_holds_a_bounded_number_of_downloads(server):
