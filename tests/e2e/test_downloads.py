@@ -92,6 +92,10 @@ def unread_cost(server: Server, path: str) -> tuple[bytes, float, float]:
     before = rss_mb(pid)
     with unread(server, path, LIMIT):
         held = settled_rss(pid)
+        # and the server answers others meanwhile (on PostgreSQL each unread download held
+        # a connection of its pool of 20 until it ended: the next request waited for one)
+        state = httpx.get(f"{server.url}/places/{server.place}/state.json", timeout=10)
+        assert state.status_code == 200
     after = settled_rss(pid, 1.0)
     # the server still answers, and whole
     assert httpx.get(server.url + path, timeout=60).content == whole.content
