@@ -1267,6 +1267,10 @@ def more_read_paths(error: dict) -> dict:
                                  "the tournament's id")  # fmt: skip
     name = _parameter("path", "name", {"type": "string"}, "the user's name")
     lines = ("application/x-ndjson", {"type": "string", "description": "a record a line"})
+    too_many_downloads = (
+        "TOO_MANY_DOWNLOADS: this address has RECORDS_DOWNLOADS_PER_ADDRESS downloads of "
+        "records under way (with Retry-After)"
+    )
     held = "HELD_BACK: the games dealing the same cards elsewhere are not all played"
     nothing = "NOT_FOUND: nothing of that id or name"
     return {
@@ -1301,8 +1305,10 @@ def more_read_paths(error: dict) -> dict:
         ),
         "/places/{place_id}/records.jsonl": _read_operation(
             "place_records_get", "a place's records",
-            "Every finished game's record the reader may read, a line each, streamed.",
-            [place], lines, {"404": nothing}, error,
+            "Every finished game's record the reader may read, a line each, streamed. A "
+            "finished place's is served from a file made once, with an `ETag` (`304` to "
+            "`If-None-Match`).",
+            [place], lines, {"404": nothing, "429": too_many_downloads}, error,
         ),
         "/users/{name}.json": _read_operation(
             "profile_get", "a player's profile",
@@ -1334,8 +1340,9 @@ def more_read_paths(error: dict) -> dict:
         "/tournaments/{tournament_id}/records.jsonl": _read_operation(
             "tournament_records_get", "a tournament's records",
             "The records of every place of the tournament, a line each, streamed (held-back "
-            "games left out).",
-            [tournament], lines, {"404": nothing}, error,
+            "games left out). A finished tournament's is served from a file made once, with "
+            "an `ETag` (`304` to `If-None-Match`).",
+            [tournament], lines, {"404": nothing, "429": too_many_downloads}, error,
         ),
     }  # fmt: skip
 

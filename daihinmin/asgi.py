@@ -18,6 +18,7 @@ from django.conf import settings  # noqa: E402
 
 from api import fast  # noqa: E402
 from daihinmin.bodies import BodyLimit  # noqa: E402
+from daihinmin.pacing import Paced  # noqa: E402
 from daihinmin.routing import websocket_urlpatterns  # noqa: E402
 from places import analyst, dealer, metrics  # noqa: E402
 from places.realtime import broadcast  # noqa: E402
@@ -27,7 +28,8 @@ from places.realtime.auth import SocketHandshake  # noqa: E402
 # handshake's Host is checked against ALLOWED_HOSTS by SocketHandshake.
 router = ProtocolTypeRouter(
     {
-        "http": BodyLimit(fast.wrap(django_asgi_app)),
+        # streamed answers at the client's pace (daihinmin/pacing.py)
+        "http": Paced(BodyLimit(fast.wrap(django_asgi_app))),
         "websocket": SocketHandshake(URLRouter(websocket_urlpatterns)),
     }
 )

@@ -415,6 +415,15 @@ UECDA_PUBLIC_HOST = env_str("UECDA_PUBLIC_HOST", "")
 UECDA_PUBLIC_PORT = int(env_str("UECDA_PUBLIC_PORT", "0"))
 UECDA_PRACTICE_WAIT = float(env_str("UECDA_PRACTICE_WAIT", "600"))
 
+# --- Downloads of records (docs/records.md) -----------------------------------
+
+# A finished place's or tournament's records.jsonl is made once, as a file in this folder
+# (places/reads/record_files.py), and served from it. The folder belongs to one database.
+RECORDS_CACHE_DIR = Path(env_str("RECORDS_CACHE_DIR", str(BASE_DIR / "var" / "records")))
+# Downloads of records.jsonl one client address may have under way at once, counted across
+# the processes (api/downloads.py); more are answered 429 TOO_MANY_DOWNLOADS. 0: no limit.
+RECORDS_DOWNLOADS_PER_ADDRESS = int(env_str("RECORDS_DOWNLOADS_PER_ADDRESS", "4"))
+
 # --- The dealer ---------------------------------------------------------------
 
 # Each server process drives the running places it holds a lease on. Tests turn

@@ -85,6 +85,8 @@ class Server:
             "UECDA_PORT": str(free_port()) if uecda else "0",
             # events and counts of its own on a shared Redis (its siblings share them)
             "REDIS_PREFIX": f"e2e-{uuid.uuid4().hex[:10]}",
+            # record files of its own database (a place's id is another in another)
+            "RECORDS_CACHE_DIR": str(workdir / "records"),
             **env,
         }
         self.env.pop("DJANGO_SETTINGS_MODULE", None)

@@ -136,6 +136,9 @@ TOO_MANY_ADDRESS_ANALYSES = _define(
     429,
     "too many analyses asked for lately from this address: try again later",
 )
+TOO_MANY_DOWNLOADS = _define(
+    "TOO_MANY_DOWNLOADS", 429, "too many downloads at once from this address: try again later"
+)
 
 # -- the request itself -------------------------------------------------------------------
 BAD_REQUEST = _define("BAD_REQUEST", 400, "the request cannot be read")

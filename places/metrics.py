@@ -77,7 +77,7 @@ LOOP_LAG_SECONDS = Histogram(
 LIMITS_UNSHARED = Counter(
     "daihinmin_limits_unshared",
     "Requests a limit counted in this process's own memory because the shared cache "
-    "(Redis) did not answer (api/counts.py), by limit (api-rate, login).",
+    "(Redis) did not answer (api/counts.py), by limit (api-rate, login, downloads).",
     ["limit"],
     registry=REGISTRY,
 )

@@ -68,6 +68,13 @@ def _db_work_in_the_calling_thread(settings):
 
 
 @pytest.fixture(autouse=True)
+def _record_files_of_its_own(settings, tmp_path):
+    """A test's record files (places/reads/record_files.py) in a folder of its own: a flushed
+    database gives its place ids again, and a file of the old place could match the new."""
+    settings.RECORDS_CACHE_DIR = tmp_path / "records"
+
+
+@pytest.fixture(autouse=True)
 def _fresh_seat_cache():
     """A test's places start with no seats kept: a flushed database gives its place ids
     again, and the process's cache of started places' seats would answer for the old ones."""

@@ -16,15 +16,16 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from places.engine import replay
 from places.engine.cards import format_card, mask_of, sorted_ids
 from places.engine.deal import drawn_ranks
 from places.engine.place import points_for
-from places.models import Game, Hand, Place, Rank, Turn
+from places.models import ENDED, Game, Hand, Place, Rank, Turn
 from places.reads.disclosure import disclosure
 from places.reads.seats import Seat, seats_of
+from places.wire.codec import compact
 from places.wire.records import REVOLUTION
 
 #: Games read together when a place's records are read in turn.
@@ -46,6 +47,15 @@ class PlaceHead:
     played: int  # games 1 … played are over (more than ``finished`` when some are held back)
     #: Duplicate deals: the seed the exchanges' ranks are drawn from (``drawn_ranks``).
     duplicate_seed: str | None = None
+    over: bool = False  # the place is finished or aborted: no game will be added
+    #: When the place was made: with its id, this place and no other (of another database).
+    created_at: datetime | None = None
+
+    @property
+    def final(self) -> bool:
+        """Whether the reader's records of the place are all it will ever have: the place is
+        over and none of its games is held back from this reader."""
+        return self.over and self.finished == self.played
 
 
 def place_head(place_id: int, *, staff: bool = False) -> PlaceHead | None:
@@ -63,6 +73,8 @@ def place_head(place_id: int, *, staff: bool = False) -> PlaceHead | None:
         finished=shown.public,
         played=shown.played,
         duplicate_seed=place.seed if place.duplicate_deals else None,
+        over=place.state in ENDED,
+        created_at=place.created_at,
     )
 
 
@@ -96,15 +108,16 @@ def record_chunks(head: PlaceHead, chunk: int | None = None) -> Iterator[list[di
     """The place's records, ``chunk`` games (default :data:`CHUNK`) at a time, in order.
 
     The games are those finished when ``head`` was read, and the seed was decided
-    then too: records read later in the stream agree with the first ones.
+    then too: records read later in the stream agree with the first ones. A chunk is
+    not kept once it is handed on: a stream waiting for its client holds none.
     """
-    after = 0
-    while after < head.finished:
-        batch = records_after(head, after, chunk or CHUNK)
-        if not batch:
-            return
-        yield batch
-        after = batch[-1]["game"]
+    size = chunk or CHUNK
+    return (records_after(head, after, size) for after in range(0, head.finished, size))
+
+
+def lines_of(batch: list[dict]) -> str:
+    """Records as ``records.jsonl`` writes them: compact JSON, a line each."""
+    return "".join(compact(record) + "\n" for record in batch)
 
 
 def records_after(head: PlaceHead, after: int, limit: int) -> list[dict]:

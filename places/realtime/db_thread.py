@@ -26,6 +26,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import connections
@@ -36,6 +37,8 @@ from places.realtime import between
 T = TypeVar("T")
 
 _executors: list[ThreadPoolExecutor] = []
+#: The thread of long reads (:func:`run_long`), made at its first.
+_long: list[ThreadPoolExecutor] = []
 #: Whose turn it is among the threads, for work of no particular place.
 _next = itertools.count()
 
@@ -91,3 +94,22 @@ async def run(fn: Callable[..., T], *args, place: int | None = None, **kwargs) -
     if not _enabled():
         return await database_sync_to_async(fn)(*args, **kwargs)
     return await asyncio.wrap_future(_executor(place).submit(_run, fn, args, kwargs))
+
+
+async def run_long(fn: Callable[..., T], *args, **kwargs) -> T:
+    """Run ``fn`` on the thread of long reads and wait for it without blocking the loop:
+    a download's records, read a chunk at a time while its client takes them.
+
+    Never on a place's thread (its bots' turns would wait), nor on the request's own:
+    twenty downloads read at once on twenty threads held twenty chunks in memory at
+    once (a hundred MiB, kept by the threads' allocators after they ended); here one
+    chunk is read at a time, the downloads' turns alternating. Switched off (tests), on
+    the thread of the request's other work, in its transaction.
+    """
+    if between.active():
+        return await between.call(functools.partial(_run, fn, args, kwargs))
+    if not _enabled():
+        return await sync_to_async(fn)(*args, **kwargs)
+    if not _long:
+        _long.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-thread-long"))
+    return await asyncio.wrap_future(_long[0].submit(_run, fn, args, kwargs))

@@ -211,26 +211,27 @@ def test_an_unknown_place_has_no_records_route(client, db):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("close_thread_connections")
-async def test_the_records_route_streams_a_line_per_finished_game_a_chunk_at_a_time(
+async def test_the_records_route_streams_a_running_places_lines_a_chunk_at_a_time(
     async_client, make_place, monkeypatch
 ):
     monkeypatch.setattr(records_read, "CHUNK", 3)
 
     @sync_to_async
-    def finished_place() -> tuple[int, list[str]]:
-        place = make_place(game_count=4)
+    def running_place() -> tuple[int, list[str]]:
+        place = make_place(game_count=5, pace=None)
         services.start_place(place.id)
-        play_out(place.id)
+        play_until(place.id, 5)
         return place.id, [
             json.dumps(game_record(place.id, no), separators=(",", ":"), ensure_ascii=False)
             for no in (1, 2, 3, 4)
         ]
 
-    place_id, each = await finished_place()
+    place_id, each = await running_place()
     response = await async_client.get(f"/places/{place_id}/records.jsonl")
     assert isinstance(response, StreamingHttpResponse) and response.is_async
     assert response.status_code == 200
     assert response["Content-Type"] == "application/x-ndjson"
+    assert not response.has_header("ETag")  # read afresh: the place is still playing
     chunks = [chunk async for chunk in response.streaming_content]
     assert len(chunks) == 2  # games 1-3, then game 4
     assert b"".join(chunks).decode().splitlines() == each
