@@ -86,7 +86,8 @@ class Stack:
         self.process = subprocess.Popen(
             command, cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT
         )
-        deadline = time.monotonic() + 90
+        # a guard against a hang, not a figure: a loaded machine took more than 90 s
+        deadline = time.monotonic() + 240
         while f"serve_prod: {self.url}" not in self.log_path.read_text(errors="replace"):
             if self.process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"serve_prod did not come up: see {self.log_path}")
