@@ -87,7 +87,7 @@ def test_tndhms_settings_and_variants_translate_both_ways():
 
 
 @pytest.mark.parametrize(
-    ("settings", "key"),
+    ("cfg", "key"),
     [
         ({"RULE_11BACK": "yes"}, "RULE_11BACK"),  # tndhms upper-cases a cfg line first
         ({"RULE_SEKIGAE_NUM": "-5"}, "RULE_SEKIGAE_NUM"),
@@ -97,9 +97,9 @@ def test_tndhms_settings_and_variants_translate_both_ways():
         ({"RULE_SEKIGAE": "SOMETIMES"}, "RULE_SEKIGAE"),
     ],
 )
-def test_a_setting_no_match_here_can_play_is_named(settings, key):
+def test_a_setting_no_match_here_can_play_is_named(cfg, key):
     with pytest.raises(TndhmsSettingError) as e:
-        from_tndhms(settings)
+        from_tndhms(cfg)
     assert e.value.key == key
 
 
