@@ -63,7 +63,6 @@ from places.engine import uecda as u
 from places.reads.join_codes import NoSeatNow, seat_of_code
 from places.realtime import broadcast, db_thread
 from places.services import uecda_seats
-from places.uecda import wire as w
 from places.uecda.match import (
     MAX_PENDING,
     Connection,
@@ -72,6 +71,7 @@ from places.uecda.match import (
     play_place,
     read_handshake,
 )
+from places.wire import uecda as w
 
 log = logging.getLogger(__name__)
 

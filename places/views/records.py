@@ -17,7 +17,8 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from places import errors
 from places.models import Place, Tournament
 from places.reads.records import place_head, record_chunks, record_of
-from places.views import is_staff, json_response, read_only, refusal
+from places.sessions import is_staff
+from places.views import json_response, read_only, refusal
 from places.wire.codec import compact
 
 #: JSON Lines as most tools name it (``application/jsonl`` is not registered either).

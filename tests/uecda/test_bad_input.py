@@ -19,7 +19,7 @@ from bots.uecda import UecdaClient, UecdaProtocolError
 from places.engine import uecda as u
 from places.models import Game
 from places.uecda import match as m
-from places.uecda import wire as w
+from places.wire import uecda as w
 from tests.uecda.test_match import check_stored, moves_of, serve
 from tests.uecda.test_time_limit import played, stored_actions
 

@@ -25,8 +25,8 @@ from places.formats.record_schema import schema_errors
 from places.models import Game, Place, Rank
 from places.reads.records import place_records
 from places.reads.standings import standings
-from places.uecda import wire as w
 from places.uecda.match import COUNT_SECONDS, count_due, serve_match
+from places.wire import uecda as w
 from tests.needs import STOCK_UECDA_CLIENT
 
 pytestmark = pytest.mark.django_db(transaction=True)

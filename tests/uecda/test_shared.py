@@ -31,8 +31,8 @@ from places.reads.tournaments import tournament as tournament_view
 from places.services import accounts, uecda_seats
 from places.services.house import house_users, make_house_user, make_wire_user
 from places.services.practice import start_practice
-from places.uecda import wire as w
 from places.uecda.shared import SharedListener
+from places.wire import uecda as w
 from tests.timing import guard
 from tests.uecda.test_match import check_stored
 
