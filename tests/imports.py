@@ -4,6 +4,7 @@ import at any depth, inside functions too. Shared by the import-circle and layer
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,26 +23,30 @@ def modules() -> dict[str, Path]:
     return found
 
 
-def imports(name: str, path: Path, known: dict[str, Path]) -> dict[str, int]:
-    """The project's modules ``name`` imports (a package's own submodules aside), each with
-    the line of its first import."""
+def imported_names(name: str, path: Path) -> Iterator[tuple[str, int]]:
+    """Every dotted name module ``name`` imports (relative ones made absolute), with its line."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    out: dict[str, int] = {}
     for node in ast.walk(ast.parse(path.read_text())):
-        targets: list[str] = []
         if isinstance(node, ast.Import):
-            targets = [a.name for a in node.names]
+            yield from ((a.name, node.lineno) for a in node.names)
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 parts = package.split(".")[: len(package.split(".")) - (node.level - 1)]
                 base = ".".join([*parts, base] if base else parts)
-            targets = [f"{base}.{a.name}" for a in node.names] + [base]
-        for target in targets:
-            while target and target not in known:
-                target = target.rpartition(".")[0]
-            if target and target != name and not name.startswith(target + "."):
-                out[target] = min(out.get(target, node.lineno), node.lineno)
+            yield from ((f"{base}.{a.name}", node.lineno) for a in node.names)
+            yield base, node.lineno
+
+
+def imports(name: str, path: Path, known: dict[str, Path]) -> dict[str, int]:
+    """The project's modules ``name`` imports (a package's own submodules aside), each with
+    the line of its first import."""
+    out: dict[str, int] = {}
+    for target, line in imported_names(name, path):
+        while target and target not in known:
+            target = target.rpartition(".")[0]
+        if target and target != name and not name.startswith(target + "."):
+            out[target] = min(out.get(target, line), line)
     return out
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from tests.imports import ROOT, graph
+from tests.imports import ROOT, graph, imported_names, modules
 
 #: The server's layers, bottom first, and the modules (dotted prefixes) in each.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -103,6 +103,22 @@ def upward_imports() -> list[str]:
 
 def test_no_import_runs_up_the_layers() -> None:
     assert upward_imports() == []
+
+
+#: What the game layer and the client never import: the game is pure Python, and the bots
+#: speak the wire without the server's frameworks.
+SERVER_FRAMEWORKS = {"django", "rest_framework", "channels", "daphne", "drf_spectacular"}
+
+
+def test_the_game_layer_and_the_client_import_no_server_framework() -> None:
+    bad = [
+        f"{module}:{line} imports {name}"
+        for module, path in sorted(modules().items())
+        if layer_of(module) in (GAME, CLIENT[0])
+        for name, line in imported_names(module, path)
+        if name.split(".")[0] in SERVER_FRAMEWORKS
+    ]
+    assert bad == []
 
 
 def test_every_prefix_of_the_table_names_a_module() -> None:
