@@ -25,7 +25,7 @@ from api import params, throttle
 from places import errors, sessions
 from places.models import ApiToken
 from places.origins import foreign_header, sent_by_another_site
-from places.reads.seats import seat_of
+from places.reads.seats import seat_player
 from places.services import tokens
 
 
@@ -131,9 +131,3 @@ def token_player(request: HttpRequest, user_id: int) -> tuple[int, int]:
             "place_id: the place to play in, a number (a bearer token names no place)",
         )
     return seat_player(int(match[1]), user_id)
-
-
-def seat_player(place_id: int, user_id: int) -> tuple[int, int]:
-    """``(place_id, user_id)`` if the user has a seat there, else ``NOT_LOGGED_IN``."""
-    seat_of(place_id, user_id)
-    return place_id, user_id

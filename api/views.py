@@ -54,8 +54,7 @@ from places.reads.join_codes import connect
 from places.reads.seats import seat_of
 from places.services import accounts, analysis, practice, tokens
 from places.services.house import STRATEGY_NAMES
-from places.sessions import bearer_token
-from places.views import is_staff
+from places.sessions import bearer_token, is_staff
 
 OPERATIONS_URL = "/operations"
 LOGIN_URL = "/login"

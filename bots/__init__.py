@@ -2,6 +2,7 @@
 library (:mod:`bots.client`), sample strategies (:mod:`bots.strategies`) and a
 command line (``python -m bots``).
 
-Bots may use the engine's legal-play listing (``places.engine``), a pure
-Python library with no Django in it; nothing else of the server.
+Bots may use the game layer: the engine's legal-play listing (``places.engine``) and
+the wire codecs (``places.wire``, tndhms's tables in ``places.wire.uecda``), pure Python
+with no Django in it; nothing else of the server (``tests/test_layers.py``).
 """

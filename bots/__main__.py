@@ -154,7 +154,7 @@ def play_uecda(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
     ``--rejoin``, match after match until the server seats it no more."""
     from bots.uecda import PORT, UecdaClient, UecdaProtocolError, play_tables
     from places.engine.rules import UECDA_NAME, UnknownRules, rules_named
-    from places.uecda.wire import Protocol
+    from places.wire.uecda import Protocol
 
     try:
         strategy = resolve_uecda(args.strategy, args.seed)

@@ -22,7 +22,7 @@ from bots.uecda_seen import SeenGame, ranks_of
 from places.engine import uecda as u
 from places.engine.rules import UECDA, Rules
 from places.engine.uecda_legal import legal_moves
-from places.uecda import wire as w
+from places.wire import uecda as w
 
 PORT = 42485
 

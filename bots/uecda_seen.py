@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from places.engine import uecda as u
 from places.engine.infoset import InfoSet
 from places.engine.rules import Rules
-from places.uecda import wire as w
+from places.wire import uecda as w
 
 _MOVER, _EMPTY, _BACK, _REVOLUTION, _LOCK = (w.FLAGS + i for i in (3, 4, 5, 6, 7))
 _COUNTS, _RANKS, _SEATS = (w.ROW_6 + i for i in (0, 5, 10))

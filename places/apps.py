@@ -7,7 +7,11 @@ class PlacesConfig(AppConfig):
     verbose_name = "Places"
 
     def ready(self) -> None:
-        from places.services import accounts, profiles
+        from places.realtime import broadcast, wake
+        from places.services import accounts, committed, profiles
 
         profiles.connect_signals()
         accounts.connect_signals()
+        # A committed change's events and the dealer's wake-up: the realtime layer's, passed
+        # down to the services, which import nothing of it.
+        committed.install(broadcast.send_events, wake.dealer)

@@ -151,3 +151,9 @@ def _unchanged_sql(vendor: str) -> str:
         f"WHERE s.{q('session_key')} = %s AND s.{q('expire_date')} > %s "
         f"AND u.{q(users._meta.pk.column)} = %s AND u.{q('is_active')}"
     )
+
+
+def is_staff(request: HttpRequest) -> bool:
+    """Whether the reader is active staff: staff see hands, seeds and held-back records."""
+    user = request.user
+    return bool(user.is_authenticated and user.is_active and user.is_staff)

@@ -11,9 +11,27 @@ from django.contrib.auth import get_user_model
 
 from places import errors
 from places.engine.rules import DAIHINMIN_2011_NAME
-from places.models import GameAnalysis, GameEntry, Place
+from places.models import Game, GameAnalysis, GameEntry, Place
 from places.reads.disclosure import disclosure
-from places.services.analysis import finished_game
+from places.reads.records import place_head
+
+
+def finished_game(place_id: int, game_no: int, *, staff: bool = False) -> Game:
+    """The finished game whose record this reader may read, or the refusal the record
+    route gives (``NOT_FOUND``, ``HELD_BACK``)."""
+    head = place_head(place_id, staff=staff)
+    if head is not None and head.played >= game_no > head.finished:
+        raise errors.Refused(
+            errors.HELD_BACK,
+            f"game {game_no} of place {head.id} is held back until every place dealing "
+            "its cards has played it",
+        )
+    game = None
+    if head is not None and 1 <= game_no <= head.finished:
+        game = Game.objects.filter(place_id=place_id, no=game_no, status=Game.FINISHED).first()
+    if game is None:
+        raise errors.Refused(errors.NOT_FOUND, f"no finished game {game_no} in place {place_id}")
+    return game
 
 
 def status_of(analysis: GameAnalysis) -> dict:

@@ -62,3 +62,9 @@ def seat_of(place_id: int, user_id: int) -> Seat:
         if seat.user_id == user_id:
             return seat
     raise errors.Refused(errors.NOT_LOGGED_IN, "not a player of this place")
+
+
+def seat_player(place_id: int, user_id: int) -> tuple[int, int]:
+    """``(place_id, user_id)`` if the user has a seat there, else ``NOT_LOGGED_IN``."""
+    seat_of(place_id, user_id)
+    return place_id, user_id

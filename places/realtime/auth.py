@@ -10,7 +10,13 @@ its 2011 sockets of the legacy port (``places/realtime/legacy.py``): :func:`clai
 The scope then carries ``session_key`` (the session cookie), ``bearer`` (the token of an
 ``Authorization: Bearer`` header, or None) and ``cross_site`` (the header naming another
 site, or None). The user is not read here: each action reads the session or checks the
-token afresh (``places.sessions``, ``api.security.check_token``), as each HTTP request does.
+token afresh (``places.sessions``, :func:`check_token`), as each HTTP request does.
+
+The bearer check is the player API's (``api.security.check_token``: a wrong token counts as a
+failed login of its address), installed here at start-up by ``api/apps.py``
+(:func:`check_tokens_with`); the sockets sit below the API and import nothing of it. This
+module in turn installs its count of sockets in ``places.metrics``, which imports nothing
+of the layer it measures (docs/architecture.md, "Layers").
 """
 
 from __future__ import annotations
@@ -18,13 +24,19 @@ from __future__ import annotations
 import io
 import logging
 from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.core.handlers.asgi import ASGIRequest
 
+from places import metrics
 from places.origins import foreign_header
 from places.sessions import bearer_token
+
+if TYPE_CHECKING:
+    from places.models import ApiToken
 
 logger = logging.getLogger(__name__)
 security_logger = logging.getLogger("django.security.DisallowedHost")
@@ -33,6 +45,8 @@ security_logger = logging.getLogger("django.security.DisallowedHost")
 _open: Counter[str] = Counter()
 #: Of those, the sockets of the 2011 port.
 _legacy = 0
+#: The bearer check (:func:`check_tokens_with`), None until the API installs it.
+_check_token: Callable[[str, str], ApiToken] | None = None
 
 
 class SocketHandshake:
@@ -84,6 +98,20 @@ def release(address: str, legacy: bool = False) -> None:
         del _open[address]
 
 
+def check_tokens_with(check: Callable[[str, str], ApiToken]) -> None:
+    """Check a socket's bearer token with ``check`` (token, client address): the API's."""
+    global _check_token
+    _check_token = check
+
+
+def check_token(token: str, address: str) -> ApiToken:
+    """The token's row, or the refusal the player API gives it (``INVALID_TOKEN``,
+    ``TOO_MANY_ATTEMPTS``), through the check the API installed."""
+    if _check_token is None:
+        raise RuntimeError("no bearer check: api/apps.py installs it when Django starts")
+    return _check_token(token, address)
+
+
 def open_sockets() -> int:
     """WebSockets open on this process, 2011 sockets included (``/metrics``)."""
     return sum(_open.values())
@@ -99,3 +127,6 @@ async def _refuse(receive, send) -> None:
     message = await receive()
     if message["type"] == "websocket.connect":
         await send({"type": "websocket.close"})
+
+
+metrics.count_sockets_with(lambda: (open_sockets(), legacy_sockets()))

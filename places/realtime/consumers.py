@@ -29,10 +29,10 @@ import time
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from api.security import check_token, seat_player
 from places import errors, logs, services, sessions
 from places.reads import documents
-from places.realtime import broadcast, db_thread, frames
+from places.reads.seats import seat_player
+from places.realtime import auth, broadcast, db_thread, frames
 from places.wire.codec import compact
 
 logger = logging.getLogger(__name__)
@@ -357,7 +357,7 @@ class PlaceConsumer(Socket):
             bearer = self.scope.get("bearer")
             version = None
             if bearer is not None:  # checked at every frame: a revoked token stops here
-                token = check_token(bearer, _client(self.scope))
+                token = auth.check_token(bearer, _client(self.scope))
                 place_id, user_id = seat_player(self.place_id, token.user_id)
                 version = token.label
             else:

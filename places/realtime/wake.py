@@ -1,7 +1,7 @@
 """The dealer's wake-up: a change that scheduled a step says so, the dealer's thread waits on it.
 
-Apart from both, so that the services (which wake it) and the dealer (which calls
-the services) do not import each other.
+Apart from both, so that the services (which wake it, through ``places.services.committed``:
+they sit below this layer) and the dealer (which calls the services) do not import each other.
 """
 
 from __future__ import annotations

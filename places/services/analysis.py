@@ -26,29 +26,11 @@ from django.utils import timezone
 
 from places import errors
 from places.models import ADDRESS_LENGTH, Game, GameAnalysis, GameEntry
-from places.reads.records import place_head
+from places.reads.analysis import finished_game
 from places.services.addresses import lock_address
 
 UNDER_WAY = (GameAnalysis.State.QUEUED, GameAnalysis.State.RUNNING)
 Priority = GameAnalysis.Priority
-
-
-def finished_game(place_id: int, game_no: int, *, staff: bool = False) -> Game:
-    """The finished game whose record this reader may read, or the refusal the record
-    route gives (``NOT_FOUND``, ``HELD_BACK``)."""
-    head = place_head(place_id, staff=staff)
-    if head is not None and head.played >= game_no > head.finished:
-        raise errors.Refused(
-            errors.HELD_BACK,
-            f"game {game_no} of place {head.id} is held back until every place dealing "
-            "its cards has played it",
-        )
-    game = None
-    if head is not None and 1 <= game_no <= head.finished:
-        game = Game.objects.filter(place_id=place_id, no=game_no, status=Game.FINISHED).first()
-    if game is None:
-        raise errors.Refused(errors.NOT_FOUND, f"no finished game {game_no} in place {place_id}")
-    return game
 
 
 def priority_of(user_id: int, game: Game, *, staff: bool) -> Priority:

@@ -41,8 +41,7 @@ from places.models import Game, Hand, Place, PlaceEvent, Rank, Turn
 from places.reads.position import Position
 from places.reads.practice import user_gone
 from places.reads.seats import Seat, seats_of
-from places.realtime import broadcast, wake
-from places.services import game_index, house, profiles, ratings
+from places.services import committed, game_index, house, profiles, ratings
 from places.wire import events as wire
 from places.wire.codec import compact
 from places.wire.records import order_name
@@ -309,9 +308,9 @@ class Change:
 
         def after_commit() -> None:
             metrics.settled(settled, len(batch))
-            broadcast.send_events(place_id, batch)
+            committed.send_events(place_id, batch)
             if scheduled:
-                wake.dealer()
+                committed.wake_dealer()
 
         transaction.on_commit(after_commit)
 

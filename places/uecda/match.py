@@ -39,8 +39,8 @@ from places.engine.uecda_record import record_of_logged
 from places.leases import lease_seconds
 from places.locked import retried
 from places.realtime import broadcast
-from places.uecda import wire as w
 from places.uecda.watch import TableWatch, watch_for
+from places.wire import uecda as w
 
 log = logging.getLogger(__name__)
 

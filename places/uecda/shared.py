@@ -67,7 +67,6 @@ from places.locked import retried
 from places.reads.join_codes import NoSeatNow, ended_among, seat_of_code
 from places.realtime import broadcast, db_thread
 from places.services import uecda_seats
-from places.uecda import wire as w
 from places.uecda.match import (
     MAX_PENDING,
     Connection,
@@ -76,6 +75,7 @@ from places.uecda.match import (
     play_place,
     read_handshake,
 )
+from places.wire import uecda as w
 
 log = logging.getLogger(__name__)
 

@@ -57,12 +57,6 @@ def json_not_found(request: HttpRequest) -> HttpResponse:
     return refusal(errors.Refused(errors.NOT_FOUND, "no such data: nothing answers at this URL"))
 
 
-def is_staff(request: HttpRequest) -> bool:
-    """Whether the reader is active staff: staff see hands, seeds and held-back records."""
-    user = request.user
-    return bool(user.is_authenticated and user.is_active and user.is_staff)
-
-
 def spreadsheet_cell(value: object) -> object:
     """A cell a spreadsheet reads as written: text that would start a formula gets a leading ``'``.
 

@@ -12,7 +12,8 @@ from places import errors
 from places.engine import facts
 from places.engine.rules import PROFILES
 from places.reads import games
-from places.views import is_staff, json_response, read_only, refusal
+from places.sessions import is_staff
+from places.views import json_response, read_only, refusal
 
 
 def _next_url(path: str, q: games.GameQuery, page: games.GamesPage) -> str | None:

@@ -17,7 +17,8 @@ from places.engine.numbers import ID_MAX, whole
 from places.models import Place
 from places.reads.disclosure import disclosure
 from places.reads.log import MAX_EVENTS, events_after
-from places.views import JSON_TYPE, is_staff, read_only, refusal
+from places.sessions import is_staff
+from places.views import JSON_TYPE, read_only, refusal
 
 
 @read_only

@@ -35,7 +35,8 @@ from places.reads.join_codes import codes_for, connect
 from places.reads.records import game_record
 from places.reads.seats import seats_of
 from places.reads.snapshot import snapshot
-from places.views import csv_response, is_staff, json_response, read_only, refusal
+from places.sessions import is_staff
+from places.views import csv_response, json_response, read_only, refusal
 
 logger = logging.getLogger(__name__)
 

@@ -25,7 +25,8 @@ from places.models import Place, Tournament
 from places.reads.record_files import record_file
 from places.reads.records import PlaceHead, lines_of, place_head, record_chunks, record_of
 from places.realtime import db_thread
-from places.views import is_staff, json_response, read_only, refusal
+from places.sessions import is_staff
+from places.views import json_response, read_only, refusal
 
 #: JSON Lines as most tools name it (``application/jsonl`` is not registered either).
 JSONL_TYPE = "application/x-ndjson"

@@ -23,7 +23,8 @@ from places.presentation.strings import analysis_strings, replay_strings, uecda_
 from places.reads.analysis import status_of
 from places.reads.disclosure import disclosure
 from places.reads.records import game_record
-from places.views import is_staff, read_only
+from places.sessions import is_staff
+from places.views import read_only
 
 
 @read_only

@@ -2,7 +2,7 @@
 
 Seeded matches are played in the engine; each player's :class:`SeenGame` is fed the
 tables the server sends it (the delivery table, every turn table, every field table,
-made by ``places.uecda.wire`` as ``manage.py uecda_match`` makes them), and on each of
+made by ``places.wire.uecda`` as ``manage.py uecda_match`` makes them), and on each of
 its turns its information set is compared with what :func:`observe` makes of the real
 game: the same counts, unseen cards, known cards and public position.
 """
@@ -19,7 +19,7 @@ from places.engine import uecda as u
 from places.engine.infoset import InfoSet, exchange_seen, observe
 from places.engine.rules import UECDA, Rules, rules_named
 from places.engine.uecda_legal import legal_moves
-from places.uecda import wire as w
+from places.wire import uecda as w
 
 #: The public position's fields the evaluator plays out from.
 FIELDS = (

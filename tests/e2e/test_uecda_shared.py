@@ -16,7 +16,7 @@ import pytest
 
 from harness.server import ROOT, Server, free_port
 from harness.stack import Stack
-from places.uecda import wire as w
+from places.wire import uecda as w
 from tests.e2e.marks import NEEDS_REDIS
 from tests.timing import guard
 from tests.uecda.test_shared import Flood

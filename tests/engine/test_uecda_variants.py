@@ -137,7 +137,7 @@ def test_the_back_ends_with_the_trick_and_a_second_jack_undoes_it():
 
 
 def test_a_back_on_a_revolution_is_the_normal_order_and_is_sent_to_clients():
-    from places.uecda import wire as w
+    from places.wire import uecda as w
 
     hands = ["SJS3", "H5HA", "D4D2", "C9CK", "H4H6"]
     g, out = play(position(hands, turn=0, rules=BACK, revolution=True), "SJ")

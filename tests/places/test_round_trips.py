@@ -31,8 +31,8 @@ from places import rows, services
 from places.models import Place, PlaceEvent, Turn
 from places.reads.position import state_of
 from places.reads.seats import seats_of
-from places.realtime import broadcast
 from places.realtime.consumers import PlaceConsumer
+from places.services import committed
 from places.sessions import SocketSession
 from tests.api.helpers import login, session_cookie
 from tests.needs import need
@@ -60,7 +60,7 @@ def counted(make_place, monkeypatch) -> int:
     """A running place whose posts' transactions alone are counted: what the events'
     delivery does after commit is not their cost (a relay or sequencer left by an
     earlier test may read the log), and no turn times out, however slow the run."""
-    monkeypatch.setattr(broadcast, "send_events", lambda place_id, batch: None)
+    monkeypatch.setattr(committed, "_send", lambda place_id, batch: None)
     place_id = make_place(pace=0, time_limit=3600).id
     services.start_place(place_id)
     seats_of(place_id)  # kept per process once the place runs, as in the server

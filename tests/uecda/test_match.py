@@ -27,8 +27,8 @@ from places.models import Game, Place, Rank
 from places.reads.records import place_records
 from places.reads.standings import standings
 from places.services import uecda as uecda_services
-from places.uecda import wire as w
 from places.uecda.match import COUNT_SECONDS, count_due, serve_match
+from places.wire import uecda as w
 from tests.needs import STOCK_UECDA_CLIENT
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -10,7 +10,7 @@ import pytest
 
 from places.engine import uecda as u
 from places.uecda import match as m
-from places.uecda import wire as w
+from places.wire import uecda as w
 from tests.timing import guard
 from tests.uecda.test_match import moves_of
 

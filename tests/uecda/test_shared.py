@@ -30,12 +30,11 @@ from places.models import Game, JoinCode, Place, Tournament
 from places.reads.join_codes import NoSeatNow, seat_of_code, tournament_codes
 from places.reads.records import place_records
 from places.reads.tournaments import tournament as tournament_view
-from places.realtime import broadcast
-from places.services import accounts, uecda_seats
+from places.services import accounts, committed, uecda_seats
 from places.services.house import house_users, make_house_user, make_wire_user
 from places.services.practice import start_practice
-from places.uecda import wire as w
 from places.uecda.shared import SharedListener
+from places.wire import uecda as w
 from tests.timing import guard
 from tests.uecda.test_match import check_stored
 
@@ -519,7 +518,7 @@ async def test_stop_place_from_another_process_without_redis_ends_the_waiting_cl
     listener, monkeypatch
 ):
     """Issue 44, item 12: the command's ``end_place`` reached no socket of the server."""
-    monkeypatch.setattr(broadcast, "send_events", lambda place_id, batch: None)  # not here
+    monkeypatch.setattr(committed, "_send", lambda place_id, batch: None)  # not here
     place, codes = await sync_to_async(place_of_two)(2)
     reader, writer = await knock(listener.port, codes[1])
     assert w.decode_int(await reader.readexactly(4)) == 1

@@ -20,7 +20,7 @@ from places.engine.replay import Replayed
 from places.engine.uecda_record import mask_of_written, replay_game
 from places.formats.record_schema import schema_errors
 from places.models import Game, Place
-from places.uecda import wire as w
+from places.wire import uecda as w
 from tests.uecda.test_match import check_stored, serve
 
 pytestmark = pytest.mark.django_db(transaction=True)

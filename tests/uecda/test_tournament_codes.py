@@ -34,8 +34,8 @@ from places.reads.tournaments import tournament as tournament_view
 from places.services import accounts, uecda_seats
 from places.services.house import make_house_user
 from places.services.tournaments import table_seed
-from places.uecda import wire as w
 from places.uecda.shared import SharedListener
+from places.wire import uecda as w
 from tests.needs import STOCK_UECDA_CLIENT
 from tests.uecda.test_match import check_stored
 from tests.uecda.test_shared import knock, matches_done, refused, user

@@ -35,7 +35,7 @@ from places.reads.standings import standings
 from places.realtime.between import run_stepping
 from places.uecda.match import POLL_SECONDS, PORT, Connection, serve_match
 from places.uecda.watch_pages import WatchPages, say
-from places.uecda.wire import NAME_CHARS
+from places.wire.uecda import NAME_CHARS
 
 
 def run_loop(main: Coroutine, pages: WatchPages | None = None) -> Any:
