@@ -37,6 +37,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "places.rows",
             "places.logs",
             "places.leases",
+            "places.locked",
             "places.background",
             "places.origins",
             "places.sessions",
