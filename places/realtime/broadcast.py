@@ -163,7 +163,16 @@ def send_events(place_id: int, batch: list[tuple[int | None, str]]) -> None:
         else:
             loop.call_soon_threadsafe(_hand_over, outbox, (place_id, batch))
         return
-    async_to_sync(_send)(get_channel_layer(), place_id, batch)
+    layer = get_channel_layer()
+    if _sequencer is None and not is_shared(layer) and not _listened(place_id):
+        return  # none here hears it and the layer reaches no other process: a loop for nothing
+    async_to_sync(_send)(layer, place_id, batch)
+
+
+def _listened(place_id: int) -> bool:
+    """Whether a listener of this process hears any of a place's groups."""
+    groups = (place_group(place_id), ALL_PLACES_GROUP, live_group(place_id))
+    return any(_listeners.get(group) for group in groups)
 
 
 def _hand_over(outbox: asyncio.Queue, change: tuple) -> None:

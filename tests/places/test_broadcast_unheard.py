@@ -1,0 +1,64 @@
+"""A change sent from a process with no server loop (a command, a test, a bench) on the
+in-memory layer: with no listener here it costs no event loop; with one it is delivered."""
+
+from __future__ import annotations
+
+import pytest
+
+from places.realtime import broadcast
+
+
+class Listener:
+    """A local socket that takes each event the ASGI way."""
+
+    def __init__(self) -> None:
+        self.got: list[tuple[str, int]] = []
+
+    def write_frame(self, message: dict, frames: dict) -> bool:
+        return False
+
+    async def deliver(self, message: dict) -> None:
+        self.got.append((message["group"], message["seq"]))
+
+
+@pytest.fixture
+def unattached(monkeypatch, settings):
+    """This process has no sender loop and an in-memory layer, as a command on SQLite."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    monkeypatch.setattr(broadcast, "_loop", None)
+    monkeypatch.setattr(broadcast, "_sequencer", None)
+    from channels.layers import channel_layers
+
+    monkeypatch.setattr(channel_layers, "backends", {})
+
+
+def test_a_change_nobody_here_listens_to_starts_no_event_loop(unattached, monkeypatch):
+    def no_loop(_coroutine):
+        raise AssertionError("an event loop was started for nobody")
+
+    monkeypatch.setattr(broadcast, "async_to_sync", no_loop)
+    broadcast.send_events(7, [(1, '{"n":1}'), (2, '{"n":2}')])
+
+
+@pytest.mark.parametrize(
+    "group", [broadcast.place_group(7), broadcast.ALL_PLACES_GROUP], ids=["place", "every-place"]
+)
+def test_a_listener_here_gets_the_change_in_order(unattached, group):
+    listener = Listener()
+    broadcast._listeners[group].add(listener)
+    try:
+        broadcast.send_events(7, [(1, '{"n":1}'), (2, '{"n":2}')])
+    finally:
+        broadcast.unlisten(group, listener)
+    assert listener.got == [(group, 1), (group, 2)]
+
+
+def test_a_live_frame_reaches_a_live_listener(unattached):
+    listener = Listener()
+    group = broadcast.live_group(7)
+    broadcast._listeners[group].add(listener)
+    try:
+        broadcast.send_frames(7, ['{"frame":1}'])
+    finally:
+        broadcast.unlisten(group, listener)
+    assert listener.got == [(group, None)]
