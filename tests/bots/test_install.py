@@ -126,11 +126,13 @@ def docs_command(prefix: str) -> list[str]:
 
 def test_the_package_holds_the_client_and_the_engine_and_nothing_of_the_server(installed, scratch):
     where = run(installed / "python", "-c",
-                "import bots, bots.client, places.engine; print(bots.__file__, places.engine.__file__)",
+                "import bots, bots.client, bots.uecda, places.engine; "
+                "print(bots.__file__, places.engine.__file__)",
                 cwd=scratch).stdout  # fmt: skip
     assert str(installed.parent) in where and str(ROOT) not in where
-    server = run(installed / "python", "-c", "import places.models", cwd=scratch, check=False)
-    assert "No module named 'places.models'" in server.stderr
+    for module in ("places.models", "places.uecda"):  # the rows, the UECda match server
+        server = run(installed / "python", "-c", f"import {module}", cwd=scratch, check=False)
+        assert f"No module named '{module}'" in server.stderr
 
 
 def test_the_arena_command_of_the_docs_runs_mybot_from_a_scratch_directory(installed, scratch):
