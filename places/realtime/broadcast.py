@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 import uuid
 from collections import defaultdict
@@ -164,9 +165,28 @@ def send_events(place_id: int, batch: list[tuple[int | None, str]]) -> None:
             loop.call_soon_threadsafe(_hand_over, outbox, (place_id, batch))
         return
     layer = get_channel_layer()
-    if _sequencer is None and not is_shared(layer) and not _listened(place_id):
-        return  # none here hears it and the layer reaches no other process: a loop for nothing
+    if _sequencer is None and not _listened(place_id):  # none of this process hears it
+        if is_shared(layer):  # the other processes do: through this process's own loop
+            asyncio.run_coroutine_threadsafe(_send(layer, place_id, batch), _own_loop()).result()
+        return  # else none at all
     async_to_sync(_send)(layer, place_id, batch)
+
+
+_own: asyncio.AbstractEventLoop | None = None
+_own_lock = threading.Lock()
+
+
+def _own_loop() -> asyncio.AbstractEventLoop:
+    """One loop in a thread of its own, for the sends of a process without a server's loop
+    that no listener here waits on (a command's, a test's): ``async_to_sync`` cost each
+    change a thread and a loop, and on Redis a connection, now that house moves commit one
+    by one."""
+    global _own
+    with _own_lock:
+        if _own is None:
+            _own = asyncio.new_event_loop()
+            threading.Thread(target=_own.run_forever, name="event sender", daemon=True).start()
+        return _own
 
 
 def _listened(place_id: int) -> bool:

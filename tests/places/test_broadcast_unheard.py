@@ -62,3 +62,33 @@ def test_a_live_frame_reaches_a_live_listener(unattached):
     finally:
         broadcast.unlisten(group, listener)
     assert listener.got == [(group, None)]
+
+
+class SharedLayer:
+    """A layer that reaches other processes (as Redis does): records the loop of each send."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[int, object]] = []
+
+    async def group_send(self, group: str, message: dict) -> None:
+        import asyncio
+
+        changes = message["changes"]
+        self.sent.append((changes[0][1][0][0], asyncio.get_running_loop()))
+
+
+def test_unheard_changes_reach_other_processes_through_one_loop_of_this_one(
+    unattached, monkeypatch
+):
+    layer = SharedLayer()
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(broadcast, "is_shared", lambda _layer: True)
+
+    def no_loop(_coroutine):
+        raise AssertionError("a loop a change")
+
+    monkeypatch.setattr(broadcast, "async_to_sync", no_loop)
+    for seq in (1, 2, 3):
+        broadcast.send_events(7, [(seq, f'{{"n":{seq}}}')])
+    assert [seq for seq, _ in layer.sent] == [1, 2, 3]  # each sent, in order, before the return
+    assert len({id(loop) for _, loop in layer.sent}) == 1
