@@ -426,7 +426,7 @@ def _apply_house_move(
     return change
 
 
-def play_on(place_id: int, seconds: float | None = None) -> bool:
+def play_on(place_id: int, seconds: float | None = None, after: Change | None = None) -> bool:
     """Play the place's open house turns, one change each: at pace 0 until a player over
     the wire must act or the place is over, at another pace the one open now.
 
@@ -435,7 +435,9 @@ def play_on(place_id: int, seconds: float | None = None) -> bool:
     meanwhile, and decided again from the new state if it did. ``seconds``: the time
     this caller gives (the dealer's round); then an open house turn is left due, for
     the dealer's next round. A thread of this process already playing the place's
-    house turns plays them on: this call returns at once. Returns whether a move was made.
+    house turns plays them on: this call returns at once. ``after``: the caller's change,
+    just committed, which tells the open turn without reading the place again. Returns
+    whether a move was made.
     """
     lock = _house_locks[place_id]
     if not lock.acquire(blocking=False):
@@ -443,7 +445,7 @@ def play_on(place_id: int, seconds: float | None = None) -> bool:
     try:
         due = None if seconds is None else time.monotonic() + seconds
         played = False
-        opened = _open_house_turn(place_id)
+        opened = _open_house_turn(place_id) if after is None else _after(after)
         while opened is not None:
             seq, seed, game, seat = opened
             move = house.decide(seat.house, game, seat.no, seed)  # no transaction is open
@@ -461,12 +463,12 @@ def play_on(place_id: int, seconds: float | None = None) -> bool:
         lock.release()
 
 
-def play_on_after(place_id: int) -> None:
+def play_on_after(place_id: int, after: Change | None = None) -> None:
     """:func:`play_on` after a caller's own change committed (a post, a start): what fails
     in the house's play after it is logged, not the caller's answer, which says what was
     committed; the house turn left open is the dealer's at its deadline."""
     try:
-        play_on(place_id)
+        play_on(place_id, after=after)
     except Exception:
         logger.exception(
             "place %s: the house turns after a change failed: left to the dealer", place_id

@@ -12,7 +12,7 @@ from places.engine.cards import ALL_IDS, CardFormatError, parse_card
 from places.engine.game import NoTurnOpen, NotYourTurn
 from places.models import Place, Player
 from places.reads.seats import seat_of
-from places.services.change import Precondition, changing, play_on_after
+from places.services.change import Change, Precondition, changing, play_on_after
 
 
 @dataclass(frozen=True)
@@ -98,11 +98,15 @@ def post_cards(
     """
     started = time.perf_counter()
     try:
-        result = locked.retried(_post_cards, place_id, user_id, cards, precondition, key, version)
+        result, change = locked.retried(
+            _post_cards, place_id, user_id, cards, precondition, key, version
+        )
     except _Repeated as repeated:  # the transaction rolled back: nothing was written
         return repeated.result
     else:
-        play_on_after(place_id)  # the house turns that opened, one change each
+        # the house turns that opened, one change each: the post's change tells whether
+        # one did, without a round trip of its own
+        play_on_after(place_id, change)
         return result
     finally:
         metrics.POST_SECONDS.observe(time.perf_counter() - started)
@@ -115,8 +119,8 @@ def _post_cards(
     precondition: Precondition | None,
     key: str | None,
     version: str | None = None,
-) -> PostResult:
-    """A player's action: cards to play, none for a pass.
+) -> tuple[PostResult, Change]:
+    """A player's action: cards to play, none for a pass; with the change it committed.
 
     Illegal actions are misses (a result); requests that are not moves raise
     ``Refused`` and change nothing (the engine decides whose turn it is). A post
@@ -155,4 +159,4 @@ def _post_cards(
             # sent with the change's writes and COMMIT: no round trip of its own
             rows.update_where(Player, {"place_id": place_id, "user_id": user_id}, version=version)
         change.run_on()
-    return PostResult(result.outcome, result.reason, result.reset)
+    return PostResult(result.outcome, result.reason, result.reset), change

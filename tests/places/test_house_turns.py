@@ -191,10 +191,10 @@ def test_a_post_is_answered_though_the_house_play_after_it_fails_and_the_dealer_
     state = engine_state(place.id)
     assert state.game.turn == alice.no
 
-    def gone(place_id):
+    def gone(place_id, *args):
         raise OperationalError("the server closed the connection")
 
-    monkeypatch.setattr(change, "_open_house_turn", gone)
+    monkeypatch.setattr(change, "_apply_house_move", gone)  # the house's move, after the post
     choice = greedy_player()(state.game.hands[alice.no], state.game.table, state.game.revolution)
     cards = [] if choice is None else [format_card(c) for c in sorted_ids(choice)]
     with caplog.at_level(logging.ERROR, logger="places.services.change"):
