@@ -9,7 +9,9 @@ loop (``attach``), through a queue: the committing thread does not wait for
 the fan-out, the order of commits is the order of sending, and the loop is
 woken properly (sending on a loop's channel layer from another thread's loop
 would leave the listeners asleep until something else woke it). Elsewhere
-(tests, scripts) events are sent directly.
+(tests, commands, scripts) events are sent in line: to this process's listeners on
+the caller's loop, else to the other processes through a loop of this process's own
+(``_own_loop``), else, when none hears them, not at all.
 
 Sockets of this process get each event straight from the sender (a registry
 of local listeners per group): the channel layer would copy the message per

@@ -479,8 +479,10 @@ async def test_an_address_s_window_ends_with_one_line_counting_it_and_its_codes_
         await shared.close()
 
 
-async def test_staff_stop_of_a_waiting_place_ends_its_seated_clients_with_the_end_flag(listener):
-    """Before: the seated client was left open, told nothing."""
+async def one_waiting(
+    listener,
+) -> tuple[Place, list[str], asyncio.StreamReader, asyncio.StreamWriter]:
+    """A place of two seats, one of them taken by a client that waits for the other."""
     place, codes = await sync_to_async(place_of_two)(2)
     reader, writer = await knock(listener.port, codes[1])
     assert w.decode_int(await reader.readexactly(4)) == 1
@@ -489,6 +491,12 @@ async def test_staff_stop_of_a_waiting_place_ends_its_seated_clients_with_the_en
             break
         await asyncio.sleep(0.02)
     assert place.id in listener.waiting
+    return place, codes, reader, writer
+
+
+async def test_staff_stop_of_a_waiting_place_ends_its_seated_clients_with_the_end_flag(listener):
+    """Before: the seated client was left open, told nothing."""
+    place, codes, reader, writer = await one_waiting(listener)
     await sync_to_async(services.stop_place)(place.id)
     stopped = time.monotonic()
     assert w.decode_int(await asyncio.wait_for(reader.readexactly(4), 5)) == w.MATCH_OVER
@@ -519,14 +527,7 @@ async def test_stop_place_from_another_process_without_redis_ends_the_waiting_cl
 ):
     """Issue 44, item 12: the command's ``end_place`` reached no socket of the server."""
     monkeypatch.setattr(committed, "_send", lambda place_id, batch: None)  # not here
-    place, codes = await sync_to_async(place_of_two)(2)
-    reader, writer = await knock(listener.port, codes[1])
-    assert w.decode_int(await reader.readexactly(4)) == 1
-    for _ in range(100):
-        if listener.waiting:
-            break
-        await asyncio.sleep(0.02)
-    assert place.id in listener.waiting
+    place, codes, reader, writer = await one_waiting(listener)
     out = StringIO()
     await sync_to_async(call_command)("stop_place", str(place.id), stdout=out)
     assert out.getvalue().strip() == f"place {place.id} aborted"
