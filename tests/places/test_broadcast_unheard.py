@@ -3,6 +3,8 @@ in-memory layer: with no listener here it costs no event loop; with one it is de
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 import pytest
 
 from places.realtime import broadcast
@@ -23,8 +25,10 @@ class Listener:
 
 @pytest.fixture
 def unattached(monkeypatch, settings):
-    """This process has no sender loop and an in-memory layer, as a command on SQLite."""
+    """This process has no sender loop, no listener and an in-memory layer, as a command on
+    SQLite (an earlier test's sockets may still be listed in this worker)."""
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    monkeypatch.setattr(broadcast, "_listeners", defaultdict(set))
     monkeypatch.setattr(broadcast, "_loop", None)
     monkeypatch.setattr(broadcast, "_sequencer", None)
     from channels.layers import channel_layers
