@@ -1089,8 +1089,8 @@ def _parameter(where: str, name: str, schema: dict, description: str) -> dict:
 def read_paths() -> dict:
     """The site's read routes this description holds (``places/urls.py``): the game search
     and the leaderboards."""
-    from places.engine.facts import KINDS
-    from places.engine.rules import DAIHINMIN_2011_NAME, PROFILES
+    from daifugo.facts import KINDS
+    from daifugo.rules import DAIHINMIN_2011_NAME, PROFILES
     from places.reads.games import MAX_PAGE_SIZE, MISS_CODES, PAGE_SIZE, VERSION_MAX_LENGTH
 
     whole = {"type": "integer", "minimum": 1}

@@ -40,10 +40,10 @@ from api.security import (
     token_of,
     token_player,
 )
+from daifugo.cards import format_card
+from daifugo.numbers import ID_MAX, decimal, whole
+from daifugo.rules import DAIHINMIN_2011_NAME, UECDA_NAME
 from places import errors, logs, services, sessions
-from places.engine.cards import format_card
-from places.engine.numbers import ID_MAX, decimal, whole
-from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME
 from places.models import GameAnalysis
 from places.presentation.cards import card_label
 from places.presentation.strings import page_strings

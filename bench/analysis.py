@@ -33,14 +33,14 @@ sys.path.insert(0, str(HERE))
 import engine as engine_bench  # noqa: E402
 
 from bots.strategies import UecdaView, resolve_uecda  # noqa: E402
-from places.engine import place as pl  # noqa: E402
-from places.engine import uecda as u  # noqa: E402
-from places.engine.deal import game_rng  # noqa: E402
-from places.engine.evaluate import candidates, evaluate  # noqa: E402
-from places.engine.infoset import InfoSet, exchange_seen, observe  # noqa: E402
-from places.engine.rules import DAIHINMIN_2011_NAME, UECDA, UECDA_NAME  # noqa: E402
-from places.engine.solve import apply, is_open, moves  # noqa: E402
-from places.engine.uecda_legal import legal_moves  # noqa: E402
+from daifugo import place as pl  # noqa: E402
+from daifugo import uecda as u  # noqa: E402
+from daifugo.deal import game_rng  # noqa: E402
+from daifugo.evaluate import candidates, evaluate  # noqa: E402
+from daifugo.infoset import InfoSet, exchange_seen, observe  # noqa: E402
+from daifugo.rules import DAIHINMIN_2011_NAME, UECDA, UECDA_NAME  # noqa: E402
+from daifugo.solve import apply, is_open, moves  # noqa: E402
+from daifugo.uecda_legal import legal_moves  # noqa: E402
 
 
 def decisions_2011(count: int, seed: int) -> list[InfoSet]:

@@ -24,12 +24,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from places.engine import place as pl  # noqa: E402
-from places.engine import uecda as u  # noqa: E402
-from places.engine.deal import game_rng  # noqa: E402
-from places.engine.legal import legal_plays  # noqa: E402
-from places.engine.rules import DAIHINMIN_2011_NAME, PROFILES, UECDA_NAME  # noqa: E402
-from places.engine.uecda_legal import legal_moves  # noqa: E402
+from daifugo import place as pl  # noqa: E402
+from daifugo import uecda as u  # noqa: E402
+from daifugo.deal import game_rng  # noqa: E402
+from daifugo.legal import legal_plays  # noqa: E402
+from daifugo.rules import DAIHINMIN_2011_NAME, PROFILES, UECDA_NAME  # noqa: E402
+from daifugo.uecda_legal import legal_moves  # noqa: E402
 
 
 def play_place(games: int, seed: int) -> int:

@@ -79,7 +79,7 @@ async def run_worker(url: str, seats: list[tuple[int, str]], ready: str, timeout
     get in within :data:`JOIN_SECONDS` (or stops before the start)."""
     from bots.client import Bot
     from bots.strategies import greedy_player
-    from places.engine.plays import Miss
+    from daifugo.plays import Miss
 
     latencies: list[float] = []
     errors: Counter[str] = Counter()  # by what went wrong

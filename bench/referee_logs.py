@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from places.engine.uecda_log import Disagreement, LogError, parse_log, referee  # noqa: E402
+from daifugo.uecda_log import Disagreement, LogError, parse_log, referee  # noqa: E402
 
 
 def main() -> int:

@@ -16,8 +16,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bots.strategies import STRATEGIES  # noqa: E402
-from places.engine import place as pl  # noqa: E402
-from places.engine.deal import game_rng  # noqa: E402
+from daifugo import place as pl  # noqa: E402
+from daifugo.deal import game_rng  # noqa: E402
 
 
 def play_place(strategies, games: int, seed: int) -> tuple[int, ...]:

@@ -4,7 +4,7 @@
 
 For each per-decision budget, ``montecarlo@BUDGET`` plays ``--games`` games (tndhms
 matches of 100 games, seats drawn every 5) against four copies of ``stock`` (the
-project's port of the stock C client's choices, ``places.engine.uecda_stock``) in the
+project's port of the stock C client's choices, ``daifugo.uecda_stock``) in the
 arena (``bots.arena``, which gives it its seat's information set). ``--jobs`` splits
 the games into that many runs of their own seeds, side by side in as many processes
 (``montecarlo`` thinks on one core: give it a core each). Prints its points a game and
@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bots.arena import Run  # noqa: E402
 from bots.stats import mean_interval  # noqa: E402
-from places.engine.rules import UECDA_NAME  # noqa: E402
+from daifugo.rules import UECDA_NAME  # noqa: E402
 
 
 def play(spec: str, opponent: str, games: int, seed: int) -> list[int]:

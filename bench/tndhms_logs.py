@@ -5,7 +5,7 @@ memory tests: a valid log of any number of games, and a junk one of any size.
     python bench/tndhms_logs.py junk GAMES OUT
 
 The valid log repeats the first rank period (100 games) of the committed log
-(tests/engine/data/tndhms-250.log): each period begins anew (``mibun 22222``), so
+(tests/daifugo/data/tndhms-250.log): each period begins anew (``mibun 22222``), so
 its games are the engine's as logged, with the game numbers and the points carried
 on. Its header says ``RAND_TYPE 0``: the repeated deals are no longer the seed's.
 The junk log has a valid log's size (seven lines a game, about 670 bytes) and no

@@ -72,8 +72,8 @@ def play_place(games: int, run: int, proxy=None) -> list[float]:
     from django.contrib.auth import get_user_model
 
     from bots.strategies import greedy_player
+    from daifugo.cards import format_card
     from places import services
-    from places.engine.cards import format_card
     from places.models import Place
     from places.reads.position import state_of
 
@@ -113,7 +113,7 @@ def round_trips(games: int) -> str:
 
 
 def _ids(mask: int) -> list[int]:
-    from places.engine.cards import sorted_ids
+    from daifugo.cards import sorted_ids
 
     return sorted_ids(mask)
 

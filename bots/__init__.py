@@ -2,7 +2,7 @@
 library (:mod:`bots.client`), sample strategies (:mod:`bots.strategies`) and a
 command line (``python -m bots``).
 
-Bots may use the game layer: the engine's legal-play listing (``places.engine``) and
-the wire codecs (``places.wire``, tndhms's tables in ``places.wire.uecda``), pure Python
-with no Django in it; nothing else of the server (``tests/test_layers.py``).
+Bots import the game package (``daifugo``: the rules, legal plays, tndhms's wire tables in
+``daifugo.uecda_wire``), pure Python with no Django in it, and nothing of the server
+(``tests/test_layers.py``).
 """

@@ -13,7 +13,7 @@ from typing import Any
 
 from bots.client import Bot, ProtocolError
 from bots.strategies import STRATEGIES, resolve, resolve_uecda
-from places.engine.numbers import ID_MAX, PORT_MAX, option, whole
+from daifugo.numbers import ID_MAX, PORT_MAX, option, whole
 
 #: The environment variable a token may come from (kept out of the command line and its history).
 TOKEN_VARIABLE = "DAIHINMIN_TOKEN"
@@ -153,8 +153,8 @@ def play_uecda(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
     """One UECda client until the server ends the match (``bots.uecda``); with
     ``--rejoin``, match after match until the server seats it no more."""
     from bots.uecda import PORT, UecdaClient, UecdaProtocolError, play_tables
-    from places.engine.rules import UECDA_NAME, UnknownRules, rules_named
-    from places.wire.uecda import Protocol
+    from daifugo.rules import UECDA_NAME, UnknownRules, rules_named
+    from daifugo.uecda_wire import Protocol
 
     try:
         strategy = resolve_uecda(args.strategy, args.seed)

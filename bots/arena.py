@@ -3,14 +3,14 @@
     python -m bots.arena --player mybot:play --player greedy --player shedder \\
         --player random --player random --games 1000 --seed 1
 
-No server, no sockets: the rules engine (``places.engine``) deals and referees,
+No server, no sockets: the rules engine (``daifugo``) deals and referees,
 as the server does, so a strategy that does well here does as well over the wire
 (``python -m bots --strategy mybot:play``) with the very same function. Games are
 played in places (the exchange links a place's games); the seating turns round by
 one seat from place to place, so that luck of the seat cancels out; the deals come
 from ``--seed``, so a run is repeatable.
 
-``--rules uecda`` plays the UECda rules instead (``places.engine.uecda``, tndhms's
+``--rules uecda`` plays the UECda rules instead (``daifugo.uecda``, tndhms's
 defaults): the strategies are the samples' UECda versions (``bots.strategies.UecdaView``),
 a place is a tndhms match (its seats drawn anew every five games), and points are 5 … 1.
 """
@@ -38,14 +38,14 @@ from bots.strategies import (
     resolve_uecda,
     uecda_give,
 )
-from places.engine import events as ev
-from places.engine import place as pl
-from places.engine import uecda as u
-from places.engine.cards import DECK_MASK, mask_of
-from places.engine.deal import game_rng
-from places.engine.infoset import InfoSet, exchange_seen, observe
-from places.engine.rules import DAIHINMIN_2011_NAME, UECDA, Rules, UnknownRules, rules_named
-from places.engine.uecda_legal import legal_moves
+from daifugo import events as ev
+from daifugo import place as pl
+from daifugo import uecda as u
+from daifugo.cards import DECK_MASK, mask_of
+from daifugo.deal import game_rng
+from daifugo.infoset import InfoSet, exchange_seen, observe
+from daifugo.rules import DAIHINMIN_2011_NAME, UECDA, Rules, UnknownRules, rules_named
+from daifugo.uecda_legal import legal_moves
 
 logger = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ class Entrant:
     ranks: list[int] = field(default_factory=lambda: [0] * PLAYERS)  # games at each rank
     seats: list[int] = field(default_factory=lambda: [0] * PLAYERS)  # places at each seat
     misses: int = 0
-    #: The misses by reason (``places.engine.plays.Miss``: PASS_ON_LEAD, TIMEOUT, …).
+    #: The misses by reason (``daifugo.plays.Miss``: PASS_ON_LEAD, TIMEOUT, …).
     miss_reasons: Counter[str] = field(default_factory=Counter)
     failures: int = 0  # turns the strategy raised or answered no card mask (timed out)
 

@@ -45,9 +45,9 @@ import aiohttp
 
 from bots.strategies import Strategy
 from bots.table import TableView, card_ids
-from places.engine.cards import format_card, mask_of, sorted_ids
-from places.engine.place import points_for
-from places.engine.plays import read_play
+from daifugo.cards import format_card, mask_of, sorted_ids
+from daifugo.place import points_for
+from daifugo.plays import read_play
 
 logger = logging.getLogger("bots")
 

@@ -4,10 +4,10 @@
 - ``greedy``: the weakest legal play, keeping jokers and 2s for later.
 - ``shedder``: plays to empty its hand in few tricks (see its docstring).
 - ``montecarlo``: plays each legal move out on deals of the unseen cards and picks the
-  one of most points on average (``places.engine.evaluate``). ``montecarlo@500``
+  one of most points on average (``daifugo.evaluate``). ``montecarlo@500``
   spends 500 playouts a decision, ``montecarlo@100ms`` 100 ms (not repeatable);
   the default is :data:`MONTECARLO_PLAYOUTS` playouts. It sees what a caller
-  gives it: an :class:`~places.engine.infoset.InfoSet` where the caller keeps one
+  gives it: an :class:`~daifugo.infoset.InfoSet` where the caller keeps one
   (the arena, a UECda match's house seats, the UECda client), else only its hand and
   the table, from which it guesses the rest.
 
@@ -36,16 +36,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from places.engine import evaluate as ev
-from places.engine import game as g
-from places.engine import uecda as u
-from places.engine.cards import DECK_MASK, INDEX_MASK, JOKER_MASK
-from places.engine.infoset import InfoSet
-from places.engine.legal import legal_plays
-from places.engine.numbers import whole
-from places.engine.plays import Kind, Play
-from places.engine.rules import UECDA
-from places.engine.uecda_stock import in_combination, precious, stock_move, strength
+from daifugo import evaluate as ev
+from daifugo import game as g
+from daifugo import uecda as u
+from daifugo.cards import DECK_MASK, INDEX_MASK, JOKER_MASK
+from daifugo.infoset import InfoSet
+from daifugo.legal import legal_plays
+from daifugo.numbers import whole
+from daifugo.plays import Kind, Play
+from daifugo.rules import UECDA
+from daifugo.uecda_stock import in_combination, precious, stock_move, strength
 
 Strategy = Callable[[int, "Play | None", bool], "int | None"]
 
@@ -285,7 +285,7 @@ def _with_counts(position, hand: int, unseen: int, counts: list[int]) -> InfoSet
 
 def montecarlo_player(seed: int | None = None, budget: Budget | None = None) -> Strategy:
     """Determinized Monte Carlo (see the module's docstring); ``info``, when the caller
-    passes it, is the seat's :class:`~places.engine.infoset.InfoSet`."""
+    passes it, is the seat's :class:`~daifugo.infoset.InfoSet`."""
     rng = _random.Random(seed)
     spend = budget or Budget()
 
@@ -412,7 +412,7 @@ def uecda_shedder_player(seed: int | None = None) -> UecdaStrategy:
 
 
 def uecda_stock_player(seed: int | None = None) -> UecdaStrategy:
-    """The stock C client's choices (``places.engine.uecda_stock.stock_move``); it gives
+    """The stock C client's choices (``daifugo.uecda_stock.stock_move``); it gives
     back its weakest cards."""
 
     def choose(view: UecdaView) -> u.Move | None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from places.engine.cards import mask_of
-from places.engine.plays import Play, read_play
+from daifugo.cards import mask_of
+from daifugo.plays import Play, read_play
 
 
 def card_ids(cards: list[dict]) -> list[int]:

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 
 from bots.strategies import UecdaStrategy, UecdaView, uecda_give
 from bots.uecda_seen import SeenGame, ranks_of
-from places.engine import uecda as u
-from places.engine.rules import UECDA, Rules
-from places.engine.uecda_legal import legal_moves
-from places.wire import uecda as w
+from daifugo import uecda as u
+from daifugo import uecda_wire as w
+from daifugo.rules import UECDA, Rules
+from daifugo.uecda_legal import legal_moves
 
 PORT = 42485
 

@@ -1,6 +1,6 @@
 """What a UECda client saw of a game over the wire, as its information set.
 
-The arena hands ``montecarlo`` its seat's :class:`~places.engine.infoset.InfoSet`
+The arena hands ``montecarlo`` its seat's :class:`~daifugo.infoset.InfoSet`
 from the game itself; over tndhms's protocol a client has only the tables. They are
 enough: every table's row 6 holds the hand counts and the seats, every field table
 says who submitted and what lies on the field, so a submission that lowered its
@@ -9,7 +9,7 @@ exchange shows the rest: a rich player knows the cards it gave back, a poor one 
 tribute that left its delivered hand before its first turn.
 
 :class:`SeenGame` keeps that record from the tables a client reads, and makes the
-information set the engine's :func:`~places.engine.infoset.observe` would make of the
+information set the engine's :func:`~daifugo.infoset.observe` would make of the
 real game (the tribute's bar aside: a rich player cannot tell which of its cards were
 paid). Where the tables disagree with the record (a server that is not tndhms, a
 joker written over a card), :meth:`SeenGame.info` gives None and the caller guesses.
@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from places.engine import uecda as u
-from places.engine.infoset import InfoSet
-from places.engine.rules import Rules
-from places.wire import uecda as w
+from daifugo import uecda as u
+from daifugo import uecda_wire as w
+from daifugo.infoset import InfoSet
+from daifugo.rules import Rules
 
 _MOVER, _EMPTY, _BACK, _REVOLUTION, _LOCK = (w.FLAGS + i for i in (3, 4, 5, 6, 7))
 _COUNTS, _RANKS, _SEATS = (w.ROW_6 + i for i in (0, 5, 10))

@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TextIO
 
-from places.engine.replay import Diverged
-from places.engine.uecda_record import replay_any
-from places.formats.record_schema import record_version, schema_errors
+from daifugo.record_schema import record_version, schema_errors
+from daifugo.replay import Diverged
+from daifugo.uecda_record import replay_any
 
 #: Files read as one record a line; any other is one JSON record.
 LINES_SUFFIXES = (".jsonl", ".ndjson")

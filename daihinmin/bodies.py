@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from places.engine.numbers import whole
+from daifugo.numbers import whole
 
 #: A ``Content-Length`` beyond this is unreadable (and beyond any limit): the body is
 #: then read up to the limit, as one of no stated length.

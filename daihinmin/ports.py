@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from places.engine.numbers import PORT_MAX, whole
+from daifugo.numbers import PORT_MAX, whole
 
 DEFAULT_PORT = 8000
 #: How far each side port's default is from the site's default port.

@@ -24,8 +24,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from daifugo.rules import label_of
 from places import services
-from places.engine.rules import label_of
 from places.errors import Refused
 from places.models import (
     PLAYERS_PER_PLACE,

@@ -20,8 +20,8 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
+from daifugo.analysis import analyse
 from places import background
-from places.engine.analysis import analyse
 from places.leases import DRIVER_ID
 from places.models import GameAnalysis
 from places.reads.records import game_record

@@ -9,7 +9,7 @@ the player API writes :func:`json_body` or :func:`xml_body` (or a page), the soc
 ``docs/protocol.md`` lists them all, with the transports that answer each.
 
 Misses are not errors: an illegal action is a move, answered 200 with a reason
-(``places.engine.plays.Miss``).
+(``daifugo.plays.Miss``).
 """
 
 from __future__ import annotations

@@ -14,19 +14,19 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME, Rules, label_of, rules_of
+from daifugo.rules import DAIHINMIN_2011_NAME, UECDA_NAME, Rules, label_of, rules_of
 from places.wire import records
 
 PLAYERS_PER_PLACE = 5
 
-#: The rules profiles a place or a tournament is played by (``places.engine.rules``).
+#: The rules profiles a place or a tournament is played by (``daifugo.rules``).
 RULES_CHOICES = [
     (DAIHINMIN_2011_NAME, _("daihinmin 2011 (the platform's rules)")),
     (UECDA_NAME, _("UECda (tndhms's defaults)")),
 ]
 
 
-#: The longest variant: every token of ``places.engine.rules.TOKENS`` set otherwise.
+#: The longest variant: every token of ``daifugo.rules.TOKENS`` set otherwise.
 VARIANT_MAX_LENGTH = 120
 
 
@@ -394,7 +394,7 @@ class Tournament(PlayedBy, models.Model):
     """Many places over more than five entrants, scheduled and started by the server.
 
     Its places are made with it (``places.services.tournaments``), one per table of the
-    schedule (``places.engine.schedule``), and started in order, a few at a time,
+    schedule (``daifugo.schedule``), and started in order, a few at a time,
     never two at once that share an entrant.
     """
 
@@ -605,7 +605,7 @@ class GameEntry(models.Model):
 
 
 class GameFact(models.Model):
-    """Something a player did in a finished game (``places.engine.facts``: a revolution, a
+    """Something a player did in a finished game (``daifugo.facts``: a revolution, a
     lock, a miss of a code…), at the first turn it happened."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_index=False)

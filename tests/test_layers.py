@@ -17,9 +17,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "game",
         (
+            "daifugo",
             "places",
-            "places.engine",
-            "places.formats",
             "places.wire",
             "places.confusable",
             "bots.strategies",
@@ -133,10 +132,10 @@ def test_the_table_finds_an_import_that_runs_up() -> None:
     model, the client the server would each be refused; the ordinary directions are not."""
     assert not may_import(layer_of("places.reads.games"), layer_of("places.services.moves"))
     assert not may_import(layer_of("places.services.change"), layer_of("places.realtime.wake"))
-    assert not may_import(layer_of("places.engine.game"), layer_of("places.models"))
+    assert not may_import(layer_of("daifugo.game"), layer_of("places.models"))
     assert not may_import(layer_of("bots.client"), layer_of("places.reads.seats"))
     assert not may_import(layer_of("places.services.house"), layer_of("bots.client"))
-    assert may_import(layer_of("bots.client"), layer_of("places.engine.cards"))
+    assert may_import(layer_of("bots.client"), layer_of("daifugo.cards"))
     assert may_import(layer_of("places.views.pages"), layer_of("places.reads.games"))
     assert may_import(layer_of("api.views"), layer_of("places.services.moves"))
 

@@ -25,7 +25,7 @@ class Item:
 @pytest.fixture
 def pure(tmp_path) -> Path:
     module = tmp_path / "test_pure.py"
-    module.write_text("from places.engine import cards\n\ndef test_it(): ...\n")
+    module.write_text("from daifugo import cards\n\ndef test_it(): ...\n")
     return module
 
 

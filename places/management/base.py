@@ -7,7 +7,7 @@ import string
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from places.engine.numbers import ID_MAX, decimal, whole
+from daifugo.numbers import ID_MAX, decimal, whole
 from places.errors import Refused
 from places.models import PLAYERS_PER_PLACE
 

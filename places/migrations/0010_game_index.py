@@ -10,10 +10,10 @@ CHUNK = 500
 
 
 def fill_index(apps, schema_editor):
-    """Index every game finished before: the same facts (``places.engine.facts``) and rows
+    """Index every game finished before: the same facts (``daifugo.facts``) and rows
     (``game_index.rows_of``) as a game finishing now gets."""
-    from places.engine.facts import facts_2011, facts_uecda
-    from places.engine.rules import UECDA_NAME
+    from daifugo.facts import facts_2011, facts_uecda
+    from daifugo.rules import UECDA_NAME
     from places.services.game_index import TURN_FACT_FIELDS, Finished, rows_of
 
     Game = apps.get_model("places", "Game")

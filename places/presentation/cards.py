@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
-from places.engine.cards import MARK, NUMBER, format_card
+from daifugo.cards import MARK, NUMBER, format_card
 
 MARK_SYMBOLS = {1: "♠", 2: "♥", 3: "♦", 4: "♣"}
 RANK_LABELS = {1: "A", 11: "J", 12: "Q", 13: "K"}

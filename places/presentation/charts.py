@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from places.engine.rules import rules_named
+from daifugo.rules import rules_named
 from places.models import PLAYERS_PER_PLACE
 from places.presentation.cards import RANK_COLOURS, seat_colour
 from places.reads.ratings import RatingPoint

@@ -4,15 +4,15 @@ The 2011 replay (``static/js/replay.js``) works each position out in the browser
 the UECda rules (the lock and its suits, revolutions that flip at once, the ♠3
 return, the 20-pass draw) are the engine's to say, so the page of a UECda game
 (``static/js/replay-uecda.js``) draws the positions listed here, one per
-submission, as :mod:`places.engine.uecda` plays them from the version 2 record.
+submission, as :mod:`daifugo.uecda` plays them from the version 2 record.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from places.engine import uecda as u
-from places.engine.uecda_record import (
+from daifugo import uecda as u
+from daifugo.uecda_record import (
     mask_of_written,
     record_rules,
     replay_game,

@@ -7,7 +7,7 @@ from itertools import islice
 
 from django.core.paginator import Page, Paginator
 
-from places.engine.rules import rules_named
+from daifugo.rules import rules_named
 from places.presentation.cards import seat_colour
 from places.reads.standings import Results
 

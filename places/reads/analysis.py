@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 
+from daifugo.rules import DAIHINMIN_2011_NAME
 from places import errors
-from places.engine.rules import DAIHINMIN_2011_NAME
 from places.models import Game, GameAnalysis, GameEntry, Place
 from places.reads.disclosure import disclosure
 from places.reads.records import place_head

@@ -7,11 +7,11 @@ everyone's count of cards, never another hand.
 
 from __future__ import annotations
 
+from daifugo.cards import format_card, sort_key, sorted_ids
+from daifugo.game import TURN_OPEN
+from daifugo.legal import legal_plays as engine_legal_plays
+from daifugo.place import IN_GAME
 from places import errors, rows
-from places.engine.cards import format_card, sort_key, sorted_ids
-from places.engine.game import TURN_OPEN
-from places.engine.legal import legal_plays as engine_legal_plays
-from places.engine.place import IN_GAME
 from places.models import Hand, Place
 from places.reads.position import state_of, table_ids
 from places.reads.seats import seat_of, seats_of

@@ -22,11 +22,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
+from daifugo import facts
+from daifugo.numbers import whole
+from daifugo.plays import Miss
+from daifugo.rules import DAIHINMIN_2011_NAME, PROFILES
 from places import errors
-from places.engine import facts
-from places.engine.numbers import whole
-from places.engine.plays import Miss
-from places.engine.rules import DAIHINMIN_2011_NAME, PROFILES
 from places.models import GameEntry, GameFact, Place, Player
 from places.reads.disclosure import disclosure
 

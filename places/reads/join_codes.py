@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db.models import QuerySet
 
-from places.engine.rules import UECDA_NAME
+from daifugo.rules import UECDA_NAME
 from places.models import ENDED, Entrant, EntrantCode, JoinCode, Place, Player, Tournament
 
 

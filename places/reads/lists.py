@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Prefetch, Q, QuerySet
 
-from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME
+from daifugo.rules import DAIHINMIN_2011_NAME, UECDA_NAME
 from places.models import ENDED, Game, Place, Player, Tournament
 from places.reads.position import state_of
 

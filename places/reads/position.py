@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from places.engine.cards import sorted_ids
-from places.engine.place import IN_GAME, PlaceState
+from daifugo.cards import sorted_ids
+from daifugo.place import IN_GAME, PlaceState
 
 #: A keyed post and its answer: (key, result, reason, reset_place).
 KeyedPost = tuple[str, str, str | None, bool]

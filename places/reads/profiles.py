@@ -3,7 +3,7 @@
 Everything is counted over **finished games** only, of any place, running places
 included: a game still being played says nothing yet, and its hands are secret.
 Revolutions and 8-cuts are what the engine reads in each play's cards
-(``places.engine.plays``), not a second copy of the rules. Each game is added up as it
+(``daifugo.plays``), not a second copy of the rules. Each game is added up as it
 ends (``places/services/profiles.py``); a profile reads the sums.
 """
 
@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count
 
 from bots.stats import mean_interval
-from places.engine.rules import DAIHINMIN_2011_NAME, PROFILES, rules_named
+from daifugo.rules import DAIHINMIN_2011_NAME, PROFILES, rules_named
 from places.models import (
     PLAYERS_PER_PLACE,
     Game,

@@ -18,10 +18,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from places.engine import replay
-from places.engine.cards import format_card, mask_of, sorted_ids
-from places.engine.deal import drawn_ranks
-from places.engine.place import points_for
+from daifugo import replay
+from daifugo.cards import format_card, mask_of, sorted_ids
+from daifugo.deal import drawn_ranks
+from daifugo.place import points_for
 from places.models import ENDED, Game, Hand, Place, Rank, Turn
 from places.reads.disclosure import disclosure
 from places.reads.seats import Seat, seats_of

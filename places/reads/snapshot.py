@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 
 from django.utils import timezone
 
-from places.engine import place as engine
-from places.engine.cards import sort_key
-from places.engine.game import OVER
+from daifugo import place as engine
+from daifugo.cards import sort_key
+from daifugo.game import OVER
 from places.models import PLAYERS_PER_PLACE, Hand, Place
 from places.reads.position import Position, every_hand, finished_games, table_ids
 from places.reads.seats import seats_of

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count
 
-from places.engine.place import PlaceState
+from daifugo.place import PlaceState
 from places.models import PLAYERS_PER_PLACE, Game, Place, Rank
 from places.reads.position import finished_games, state_of
 from places.reads.seats import Seat, seats_of

@@ -18,8 +18,8 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, Q
 
 from bots.stats import bootstrap_interval
-from places.engine.place import points_for
-from places.engine.rules import DAIHINMIN_2011_NAME, rules_named
+from daifugo.place import points_for
+from daifugo.rules import DAIHINMIN_2011_NAME, rules_named
 from places.models import PLAYERS_PER_PLACE, Entrant, Game, Place, Player, Rank, Tournament
 from places.reads.lists import games_finished_by_tournament
 

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from places.engine.numbers import whole
+from daifugo.numbers import whole
 from places.realtime import auth, broadcast, frames
 from places.realtime.consumers import FrameRate
 
@@ -147,7 +147,7 @@ def read_request(head: bytes) -> Request:
 
 #: A -76 key's digits make a number of at most 32 bits (§5.2 step 4: a larger one is "a
 #: symptom of an attack"): ten digits, leading zeros aside, counted before the number is
-#: made (:func:`places.engine.numbers.whole`), so that no key reaches Python's limit of
+#: made (:func:`daifugo.numbers.whole`), so that no key reaches Python's limit of
 #: digits in a number (an error, no answer).
 MAX_KEY_NUMBER = 0xFFFFFFFF
 

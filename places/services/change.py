@@ -29,14 +29,14 @@ from typing import Protocol
 from django.db import transaction
 from django.utils import timezone
 
+from daifugo import events as ev
+from daifugo import place as engine
+from daifugo.cards import sorted_ids
+from daifugo.deal import drawn_ranks, game_rng
+from daifugo.game import GameState, TurnResult
+from daifugo.place import Deal, PlaceState
+from daifugo.plays import Miss
 from places import errors, locked, logs, metrics, rows
-from places.engine import events as ev
-from places.engine import place as engine
-from places.engine.cards import sorted_ids
-from places.engine.deal import drawn_ranks, game_rng
-from places.engine.game import GameState, TurnResult
-from places.engine.place import Deal, PlaceState
-from places.engine.plays import Miss
 from places.models import Game, Hand, Place, PlaceEvent, Rank, Turn
 from places.reads.position import Position
 from places.reads.practice import user_gone

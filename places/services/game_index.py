@@ -2,10 +2,10 @@
 the change that finishes it, so that ``/games.json`` reads an index, never turns or records.
 
 Every path that finishes a game calls :func:`index_game` with the game's facts
-(``places.engine.facts``): a 2011 game's change (``places/services/change.py``), a ``uecda``
+(``daifugo.facts``): a 2011 game's change (``places/services/change.py``), a ``uecda``
 game's write (``places/services/uecda.py``, :func:`store_finished_games`: a match over TCP,
 the shared server's, an imported log). Migration 0009 filled the index for the games
-before with the same two functions (:func:`rows_of`, and ``places.engine.facts``).
+before with the same two functions (:func:`rows_of`, and ``daifugo.facts``).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from daifugo.facts import Fact, facts_2011
 from places import rows
-from places.engine.facts import Fact, facts_2011
 from places.models import GameEntry, GameFact, Turn
 
 #: What a 2011 game's facts are read from, of each settled turn (``facts_2011``).

@@ -24,10 +24,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from bots.strategies import STRATEGIES, UECDA_STRATEGIES
+from daifugo import place as engine
+from daifugo.cards import DECK_MASK, format_card, sorted_ids
+from daifugo.game import GameState
 from places import errors
-from places.engine import place as engine
-from places.engine.cards import DECK_MASK, format_card, sorted_ids
-from places.engine.game import GameState
 from places.models import HouseBot
 from places.services.accounts import check_unless_taken
 

@@ -9,9 +9,9 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from daifugo import place as engine
+from daifugo.rules import DAIHINMIN_2011_NAME, UECDA_NAME
 from places import errors, locked
-from places.engine import place as engine
-from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME
 from places.models import ENDED, PLAYERS_PER_PLACE, Game, Place, Turn
 from places.reads.position import Position
 from places.reads.seats import seats_of

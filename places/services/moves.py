@@ -6,10 +6,10 @@ import re
 import time
 from dataclasses import dataclass
 
+from daifugo import place as engine
+from daifugo.cards import ALL_IDS, CardFormatError, parse_card
+from daifugo.game import NoTurnOpen, NotYourTurn
 from places import errors, locked, metrics, rows
-from places.engine import place as engine
-from places.engine.cards import ALL_IDS, CardFormatError, parse_card
-from places.engine.game import NoTurnOpen, NotYourTurn
 from places.models import Place, Player
 from places.reads.seats import seat_of
 from places.services.change import Change, Precondition, changing, play_on_after

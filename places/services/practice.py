@@ -35,8 +35,8 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from daifugo.rules import DAIHINMIN_2011_NAME, UECDA_NAME, UnknownRules, profile_and_variant
 from places import errors
-from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME, UnknownRules, profile_and_variant
 from places.models import (
     ADDRESS_LENGTH,
     ENDED,

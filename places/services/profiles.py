@@ -29,10 +29,10 @@ from django.apps import apps as installed_apps
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Max
 
+from daifugo.facts import MISS, REJECTED, UecdaTurn, play_marks, uecda_turns
+from daifugo.place import points_for
+from daifugo.rules import UECDA, UECDA_NAME
 from places import rows
-from places.engine.facts import MISS, REJECTED, UecdaTurn, play_marks, uecda_turns
-from places.engine.place import points_for
-from places.engine.rules import UECDA, UECDA_NAME
 from places.models import PLAYERS_PER_PLACE, Game, Place, Player, Rank, Turn
 
 #: What a turn row gives the tally, in this order.

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from daifugo.rules import DAIHINMIN_2011_NAME, UECDA_NAME, UnknownRules, profile_and_variant
 from places import errors
-from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME, UnknownRules, profile_and_variant
 from places.models import PLAYERS_PER_PLACE, TITLE_MAX_LENGTH, HouseBot, Place, Player
 from places.services.house import check_strategy
 from places.services.lifecycle import next_turn

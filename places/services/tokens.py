@@ -21,8 +21,8 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from daifugo.numbers import ID_MAX, whole
 from places import errors
-from places.engine.numbers import ID_MAX, whole
 from places.models import TOKEN_LABEL_LENGTH, ApiToken
 from places.reads.tokens import REVOKED_LISTED
 

@@ -1,7 +1,7 @@
 """Tournaments: made with all their places, started, and moved on by the dealer.
 
 A tournament's places are made when it is created, one per table of its schedule
-(``places.engine.schedule``), through ``create_place`` like any other, so the
+(``daifugo.schedule``), through ``create_place`` like any other, so the
 schedule can be read before it starts. Once started, :func:`advance` starts the
 waiting places in schedule order, at most ``max_running`` at a time and never two
 at once that share an entrant (a bot plays one place at a time), with
@@ -32,9 +32,9 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
+from daifugo import schedule
+from daifugo.rules import DAIHINMIN_2011_NAME, UECDA_NAME, UnknownRules, profile_and_variant
 from places import errors
-from places.engine import schedule
-from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME, UnknownRules, profile_and_variant
 from places.models import TITLE_MAX_LENGTH, Place, Player, Tournament
 from places.services.lifecycle import schedule_start
 from places.services.setup import create_place, seed_problems, timing_problems

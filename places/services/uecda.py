@@ -27,13 +27,12 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from places import errors, rows
-from places.engine import uecda as u
-from places.engine.facts import facts_uecda
-from places.engine.place import BETWEEN_GAMES, OVER, PlaceState
-from places.engine.replay import REVOLUTION
-from places.engine.rules import UECDA_NAME
-from places.engine.uecda_log import (
+from daifugo import uecda as u
+from daifugo.facts import facts_uecda
+from daifugo.place import BETWEEN_GAMES, OVER, PlaceState
+from daifugo.replay import REVOLUTION
+from daifugo.rules import UECDA_NAME
+from daifugo.uecda_log import (
     Disagreement,
     LogError,
     LogReader,
@@ -43,7 +42,8 @@ from places.engine.uecda_log import (
     referee,
     rules_of_log,
 )
-from places.engine.uecda_record import record_of_logged
+from daifugo.uecda_record import record_of_logged
+from places import errors, rows
 from places.leases import DRIVER_ID, lease_length
 from places.models import PLAYERS_PER_PLACE, Game, HouseBot, Place, Player, Rank
 from places.reads.position import Position

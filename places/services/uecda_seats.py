@@ -25,8 +25,8 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from bots.strategies import UECDA_STRATEGIES
+from daifugo.rules import UECDA_NAME, Rules
 from places import errors
-from places.engine.rules import UECDA_NAME, Rules
 from places.leases import DRIVER_ID, lease_length
 from places.models import Entrant, EntrantCode, HouseBot, JoinCode, Place, Player, Tournament
 from places.reads.join_codes import code_digest

@@ -4,7 +4,7 @@
 (its ``[0][0]`` names 20070 or 20140; none within 2 s: 20060, native byte order),
 which is that client's protocol for the match; it seats them in accept order, the
 player number being that order, and sends each its number.
-:func:`play_match` plays the games with the engine (:mod:`places.engine.uecda`,
+:func:`play_match` plays the games with the engine (:mod:`daifugo.uecda`,
 the arena's engine too) in tndhms's message order, each table whole in a write,
 reading full tables (480 bytes; 20140: 33) however the bytes come. What a client is
 sent waits until it is asked for a table or the game ends, and then leaves in one write:
@@ -29,18 +29,18 @@ import time
 from collections.abc import Awaitable, Callable, Collection, Sequence
 
 from bots.strategies import UecdaStrategy, UecdaView, uecda_give
-from places.engine import uecda as u
-from places.engine.deal import drawn_ranks, game_rng
-from places.engine.infoset import InfoSet, exchange_seen, observe
-from places.engine.rules import UECDA, Rules
-from places.engine.uecda_legal import legal_moves
-from places.engine.uecda_log import Handover, LoggedGame, Refereed, Submission, TndhmsLog
-from places.engine.uecda_record import record_of_logged
+from daifugo import uecda as u
+from daifugo import uecda_wire as w
+from daifugo.deal import drawn_ranks, game_rng
+from daifugo.infoset import InfoSet, exchange_seen, observe
+from daifugo.rules import UECDA, Rules
+from daifugo.uecda_legal import legal_moves
+from daifugo.uecda_log import Handover, LoggedGame, Refereed, Submission, TndhmsLog
+from daifugo.uecda_record import record_of_logged
 from places.leases import lease_seconds
 from places.locked import retried
 from places.realtime import broadcast
 from places.uecda.watch import TableWatch, watch_for
-from places.wire import uecda as w
 
 log = logging.getLogger(__name__)
 

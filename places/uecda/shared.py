@@ -61,8 +61,9 @@ import socket
 from dataclasses import dataclass, field
 
 from bots.strategies import resolve_uecda
+from daifugo import uecda as u
+from daifugo import uecda_wire as w
 from places import errors
-from places.engine import uecda as u
 from places.locked import retried
 from places.reads.join_codes import NoSeatNow, ended_among, seat_of_code
 from places.realtime import broadcast, db_thread
@@ -75,7 +76,6 @@ from places.uecda.match import (
     play_place,
     read_handshake,
 )
-from places.wire import uecda as w
 
 log = logging.getLogger(__name__)
 

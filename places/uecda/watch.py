@@ -24,8 +24,8 @@ from collections.abc import Sequence
 
 from channels.layers import get_channel_layer
 
-from places.engine import uecda as u
-from places.engine.uecda_record import DRAW, OUT
+from daifugo import uecda as u
+from daifugo.uecda_record import DRAW, OUT
 from places.presentation.replay_uecda import after_submission, at_deal
 from places.reads.seats import seats_of
 from places.realtime import broadcast, db_thread

@@ -8,9 +8,9 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 
+from daifugo import facts
+from daifugo.rules import PROFILES
 from places import errors
-from places.engine import facts
-from places.engine.rules import PROFILES
 from places.reads import games
 from places.sessions import is_staff
 from places.views import json_response, read_only, refusal

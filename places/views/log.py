@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 
+from daifugo.numbers import ID_MAX, whole
 from places import errors
-from places.engine.numbers import ID_MAX, whole
 from places.models import Place
 from places.reads.disclosure import disclosure
 from places.reads.log import MAX_EVENTS, events_after

@@ -14,9 +14,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import add_never_cache_headers
 
+from daifugo.cards import ALL_IDS
+from daifugo.rules import UECDA_NAME
 from places import errors
-from places.engine.cards import ALL_IDS
-from places.engine.rules import UECDA_NAME
 from places.models import ENDED, PLAYERS_PER_PLACE, Place
 from places.presentation import cards as shown
 from places.presentation import charts

@@ -13,8 +13,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
-from places.engine.rules import UECDA_NAME
-from places.formats.record_schema import schema
+from daifugo.record_schema import schema
+from daifugo.rules import UECDA_NAME
 from places.models import PLAYERS_PER_PLACE, GameAnalysis, Place
 from places.presentation.cards import seat_colour
 from places.presentation.charts import expected_points_chart

@@ -13,8 +13,8 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
+from daifugo.rules import DAIHINMIN_2011_NAME
 from places import errors
-from places.engine.rules import DAIHINMIN_2011_NAME
 from places.models import RULES_CHOICES, Tournament
 from places.presentation import charts
 from places.reads import ratings

@@ -5,7 +5,7 @@ Key order is part of the contract (PROTOCOL.md): every dict is built in wire ord
 
 from __future__ import annotations
 
-from places.engine.cards import MARK, NUMBER
+from daifugo.cards import MARK, NUMBER
 from places.wire.codec import timestamp
 
 #: The 2011 server's card rows carried timestamps; ours are fixed, as the cards are.

@@ -11,9 +11,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from daifugo.deal import game_rng
+from daifugo.place import make_deal
 from places import services
-from places.engine.deal import game_rng
-from places.engine.place import make_deal
 from places.reads import seats
 from tests.api.helpers import login
 from tests.conftest import clear_cache

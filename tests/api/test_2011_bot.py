@@ -15,9 +15,9 @@ import random
 import pytest
 from django.test import Client
 
-from places.engine.cards import mask_of, sorted_ids
-from places.engine.legal import legal_plays
-from places.engine.plays import read_play
+from daifugo.cards import mask_of, sorted_ids
+from daifugo.legal import legal_plays
+from daifugo.plays import read_play
 from places.models import Game, Place, PlaceEvent, Rank, Turn
 from tests.api.conftest import NAMES
 from tests.api.helpers import body, forms, submit

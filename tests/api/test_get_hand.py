@@ -76,7 +76,7 @@ def test_an_empty_hand_is_an_empty_array_and_rails_nil_classes(client, waiting_p
 
 
 def test_cards_are_listed_weakest_first_jokers_last(alice):
-    from places.engine.cards import sort_key
+    from daifugo.cards import sort_key
 
     ids = [c["card"]["id"] for c in data(alice.get("/get_hand.json"))]
     assert ids == sorted(ids, key=sort_key)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from places.engine.cards import format_card
+from daifugo.cards import format_card
 from places.reads import documents, seats
 from tests.api.helpers import body, forms, login
 

@@ -6,8 +6,8 @@ from urllib.parse import urlencode
 
 import pytest
 
+from daifugo.cards import format_card
 from places import services
-from places.engine.cards import format_card
 from places.reads import documents, seats
 from tests.api.helpers import DECL, FORM, body, data, error_json, error_xml, login, snapshot
 

@@ -14,8 +14,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
+from daifugo.place import IN_GAME
 from places import services
-from places.engine.place import IN_GAME
 from places.models import HouseBot, Place, Player
 from places.reads.position import state_of
 from places.reads.seats import seats_of

@@ -6,8 +6,8 @@ import pytest
 
 from bots.arena import Run, main, play_uecda_place
 from bots.strategies import UECDA_STRATEGIES, UecdaView, resolve_uecda, uecda_give
-from places.engine import uecda as u
-from places.engine.rules import UECDA, UECDA_NAME
+from daifugo import uecda as u
+from daifugo.rules import UECDA, UECDA_NAME
 
 SAMPLES = ["greedy", "shedder", "random", "random", "greedy"]
 

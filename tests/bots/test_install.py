@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import venv
+import zipfile
 from importlib import metadata
 from pathlib import Path
 
@@ -77,14 +78,21 @@ def copy_installed(dist: metadata.Distribution, site: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory) -> Path:
-    """A fresh virtual environment with the repository pip-installed: its bin directory."""
-    base = tmp_path_factory.mktemp("install")
+def wheel(tmp_path_factory) -> Path:
+    """The wheel ``pip install .`` builds from a copy of the clone."""
+    base = tmp_path_factory.mktemp("wheel")
     clone = base / "clone"
     shutil.copytree(ROOT, clone, ignore=NOT_COPIED, symlinks=True)
     run(sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps", "-q",
         "-w", base / "dist", clone, cwd=base)  # fmt: skip
-    (wheel,) = (base / "dist").glob("daihinmin_bots-*.whl")
+    (built,) = (base / "dist").glob("daihinmin_bots-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory, wheel) -> Path:
+    """A fresh virtual environment with the repository pip-installed: its bin directory."""
+    base = tmp_path_factory.mktemp("install")
     env = base / "venv"
     venv.create(env, with_pip=True)  # ensurepip: pip from the standard library, offline
     bin_dir = env / "bin"
@@ -124,10 +132,28 @@ def docs_command(prefix: str) -> list[str]:
     raise AssertionError(f"docs/bots.md has no command starting {prefix!r}")
 
 
+#: The wheel's top-level folders: the client, the game package, the record schemas.
+WHEEL_PACKAGES = {"bots", "daifugo", "daihinmin_schemas"}
+#: The server's top-level packages, of which the wheel holds not one module.
+SERVER_PACKAGES = {"places", "api", "daihinmin", "deploy", "harness"}
+
+
+def test_the_wheel_lists_the_client_the_game_package_and_nothing_of_the_server(wheel):
+    with zipfile.ZipFile(wheel) as archive:
+        files = sorted(archive.namelist())
+    tops = {name.split("/")[0] for name in files if not name.split("/")[0].endswith(".dist-info")}
+    print(f"{wheel.name}: {len(files)} files", *files, sep="\n")  # the note's file list (-s)
+    assert tops == WHEEL_PACKAGES
+    assert not tops & SERVER_PACKAGES
+    assert {"daifugo/uecda.py", "daifugo/uecda_wire.py", "bots/arena.py", "bots/verify.py"} <= set(
+        files
+    )
+
+
 def test_the_package_holds_the_client_and_the_engine_and_nothing_of_the_server(installed, scratch):
     where = run(installed / "python", "-c",
-                "import bots, bots.client, bots.uecda, places.engine; "
-                "print(bots.__file__, places.engine.__file__)",
+                "import bots, bots.client, bots.uecda, daifugo; "
+                "print(bots.__file__, daifugo.__file__)",
                 cwd=scratch).stdout  # fmt: skip
     assert str(installed.parent) in where and str(ROOT) not in where
     for module in ("places.models", "places.uecda"):  # the rows, the UECda match server
@@ -191,7 +217,7 @@ def test_the_practice_commands_of_the_docs_play_a_place_from_a_scratch_directory
 def test_daihinmin_verify_checks_records_without_the_server(installed, scratch):
     """A bot author checks a downloaded records.jsonl with the client alone: both format
     versions' schemas come with it (docs/*.schema.json as package data)."""
-    from tests.engine.recorded import play_place
+    from tests.daifugo.recorded import play_place
     from tests.places.test_uecda_import import FIXTURE
 
     records = play_place("verify", 3)
@@ -213,8 +239,8 @@ def test_daihinmin_verify_checks_records_without_the_server(installed, scratch):
 
 def uecda_records(log: Path, games: int) -> str:
     """The first games of a tndhms log as version 2 records (the engine's, no database)."""
-    from places.engine.uecda_log import parse_log, referee
-    from places.engine.uecda_record import record_of_logged
+    from daifugo.uecda_log import parse_log, referee
+    from daifugo.uecda_record import record_of_logged
 
     parsed = parse_log(log.read_text(encoding="ascii").splitlines(keepends=True))
     head = {"id": None, "title": "tndhms fixture", "games": len(parsed.games)}

@@ -18,13 +18,13 @@ from bots.strategies import (
     resolve,
     resolve_uecda,
 )
-from places.engine import evaluate as ev
-from places.engine import uecda as u
-from places.engine.infoset import observe
-from places.engine.legal import legal_plays
-from places.engine.rules import UECDA, UECDA_NAME
-from places.engine.uecda_legal import leads
-from tests.engine.test_evaluate import midgame_uecda
+from daifugo import evaluate as ev
+from daifugo import uecda as u
+from daifugo.infoset import observe
+from daifugo.legal import legal_plays
+from daifugo.rules import UECDA, UECDA_NAME
+from daifugo.uecda_legal import leads
+from tests.daifugo.test_evaluate import midgame_uecda
 
 FAST = "montecarlo@40"  # 40 playouts a decision: repeatable, quick
 

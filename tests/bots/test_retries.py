@@ -21,7 +21,7 @@ from aiohttp import web
 
 from bots.client import Bot, ProtocolError, seconds_to_wait
 from bots.strategies import greedy_player
-from places.engine.cards import format_card
+from daifugo.cards import format_card
 
 HAND = [3, 17, 31]  # the 3 of mark 1, the 4 of mark 2, the 5 of mark 3
 PLAYED = {"result": "play", "reason": None, "reset_place": False}

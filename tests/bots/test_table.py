@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bots.table import TableView
-from places.engine.cards import parse_card
-from places.engine.plays import Kind
+from daifugo.cards import parse_card
+from daifugo.plays import Kind
 from places.wire.records import event_card
 
 

@@ -2,7 +2,7 @@
 
 Seeded matches are played in the engine; each player's :class:`SeenGame` is fed the
 tables the server sends it (the delivery table, every turn table, every field table,
-made by ``places.wire.uecda`` as ``manage.py uecda_match`` makes them), and on each of
+made by ``daifugo.uecda_wire`` as ``manage.py uecda_match`` makes them), and on each of
 its turns its information set is compared with what :func:`observe` makes of the real
 game: the same counts, unseen cards, known cards and public position.
 """
@@ -15,11 +15,11 @@ import pytest
 
 from bots.strategies import UecdaView, resolve_uecda
 from bots.uecda_seen import SeenGame
-from places.engine import uecda as u
-from places.engine.infoset import InfoSet, exchange_seen, observe
-from places.engine.rules import UECDA, Rules, rules_named
-from places.engine.uecda_legal import legal_moves
-from places.wire import uecda as w
+from daifugo import uecda as u
+from daifugo import uecda_wire as w
+from daifugo.infoset import InfoSet, exchange_seen, observe
+from daifugo.rules import UECDA, Rules, rules_named
+from daifugo.uecda_legal import legal_moves
 
 #: The public position's fields the evaluator plays out from.
 FIELDS = (

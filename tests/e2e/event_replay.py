@@ -8,9 +8,9 @@ the server sent must be the one the engine produces at that point.
 
 from __future__ import annotations
 
-from places.engine import place as engine
-from places.engine.cards import mask_of
-from places.engine.deal import game_rng
+from daifugo import place as engine
+from daifugo.cards import mask_of
+from daifugo.deal import game_rng
 
 
 def _project_engine(e, names: list[str]) -> tuple:

@@ -142,7 +142,7 @@ async def test_the_acting_socket_gets_its_answer_then_the_events_it_caused(serve
     import aiohttp
 
     from bots.table import card_ids
-    from places.engine.cards import format_card
+    from daifugo.cards import format_card
 
     place_id = create_place(server, games=1, pace="0", timeout="30")
     async with contextlib.AsyncExitStack() as stack:

@@ -9,7 +9,7 @@ import json
 import httpx
 import pytest
 
-from places.engine.replay import Replayed, replay_records
+from daifugo.replay import Replayed, replay_records
 from tests.e2e.event_replay import check_stream
 
 pytestmark = pytest.mark.e2e

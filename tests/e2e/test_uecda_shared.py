@@ -14,9 +14,9 @@ import time
 import httpx
 import pytest
 
+from daifugo import uecda_wire as w
 from harness.server import ROOT, Server, free_port
 from harness.stack import Stack
-from places.wire import uecda as w
 from tests.e2e.marks import NEEDS_REDIS
 from tests.timing import guard
 from tests.uecda.test_shared import Flood

@@ -12,10 +12,10 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
+from daifugo.cards import format_card, sorted_ids
+from daifugo.legal import legal_plays
+from daifugo.plays import Kind
 from places import services
-from places.engine.cards import format_card, sorted_ids
-from places.engine.legal import legal_plays
-from places.engine.plays import Kind
 from places.models import Place
 from places.reads import seats
 from tests.places.drive import choose, engine_state

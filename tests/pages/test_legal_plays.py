@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from daifugo.cards import format_card, mask_of, sorted_ids
+from daifugo.legal import legal_plays
 from places import services
-from places.engine.cards import format_card, mask_of, sorted_ids
-from places.engine.legal import legal_plays
 from places.models import Place
 from places.reads import documents, seats
 from places.reads.position import state_of

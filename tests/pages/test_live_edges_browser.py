@@ -11,7 +11,7 @@ import time
 import httpx
 import pytest
 
-from tests.engine.test_uecda_log import FIXTURE
+from tests.daifugo.test_uecda_log import FIXTURE
 from tests.pages.browser import VIEWPORT, launch, require_chromium, shot, watch_errors
 
 pytestmark = pytest.mark.e2e

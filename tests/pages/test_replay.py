@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from places.formats import record_schema
+from daifugo import record_schema
 from places.models import Place
 from places.presentation.cards import SEAT_COLOURS
 

@@ -13,10 +13,10 @@ import json
 import httpx
 import pytest
 
-from places.engine.cards import JOKER_IDS, JOKER_TOKEN, format_card, mask_of, parse_card, sorted_ids
-from places.engine.deal import first_player
-from places.engine.game import act, advance, new_game, time_out
-from places.engine.replay import order_name
+from daifugo.cards import JOKER_IDS, JOKER_TOKEN, format_card, mask_of, parse_card, sorted_ids
+from daifugo.deal import first_player
+from daifugo.game import act, advance, new_game, time_out
+from daifugo.replay import order_name
 from tests.pages.browser import (
     VIEWPORT,
     require_chromium,
@@ -458,7 +458,7 @@ def crafted(record: dict) -> list[tuple[str, object]]:
 
 
 def test_the_page_s_schema_check_agrees_with_the_server_s_on_crafted_records(page, server, records):
-    from places.formats.record_schema import validator
+    from daifugo.record_schema import validator
 
     open_replay(page, replay_url(server, 1))
     cases = crafted(records[2]) + [("a valid record", records[n]) for n in records]

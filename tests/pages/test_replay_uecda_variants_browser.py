@@ -8,8 +8,8 @@ import gzip
 
 import pytest
 
-from places.engine.uecda_log import parse_log, referee
-from places.engine.uecda_record import record_of_logged
+from daifugo.uecda_log import parse_log, referee
+from daifugo.uecda_record import record_of_logged
 from places.presentation.replay_uecda import positions
 from tests.pages.browser import VIEWPORT, require_chromium, shot, watch_errors
 from tests.places.test_uecda_variant_logs import DATA

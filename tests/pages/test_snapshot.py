@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from places.engine.cards import format_card
+from daifugo.cards import format_card
 from places.models import Place
 from places.reads import documents, seats
 from tests.pages.conftest import NAMES, player_client

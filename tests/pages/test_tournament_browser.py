@@ -10,7 +10,7 @@ import json
 import httpx
 import pytest
 
-from places.engine.schedule import round_robin
+from daifugo.schedule import round_robin
 from tests.pages.browser import VIEWPORT, launch, require_chromium, shot, watch_errors
 
 pytestmark = pytest.mark.e2e

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from places.engine.replay import REVOLUTION
+from daifugo.replay import REVOLUTION
 from places.models import Place
 from places.presentation.replay_uecda import positions
 from places.reads.records import game_record

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from places.engine import uecda as u
+from daifugo import uecda as u
 from tests.pages.browser import VIEWPORT, launch, require_chromium, shot, watch_errors
 from tests.uecda.test_watch import LISTENING, PAGE, STAYS, Gate, Watched, embedded_env, play
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
+from daifugo.cards import format_card, sorted_ids
+from daifugo.legal import legal_plays
+from daifugo.place import PlaceState
 from places import services
-from places.engine.cards import format_card, sorted_ids
-from places.engine.legal import legal_plays
-from places.engine.place import PlaceState
 from places.models import Place
 from places.reads import seats
 

@@ -8,10 +8,10 @@ from collections import Counter, defaultdict
 
 from django.contrib.auth import get_user_model
 
-from places.engine.cards import mask_of
-from places.engine.place import points_for
-from places.engine.plays import read_play
-from places.engine.rules import PROFILES
+from daifugo.cards import mask_of
+from daifugo.place import points_for
+from daifugo.plays import read_play
+from daifugo.rules import PROFILES
 from places.models import Game, HouseBot, Place, Player, Rank, Rating, Turn
 from places.reads.profiles import BookRating, Opponent, PlacePlayed, Profile, percentile
 from places.reads.ratings import history

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from places.engine import place as engine
-from places.engine.cards import parse_card, sorted_ids
-from places.engine.deal import game_rng
+from daifugo import place as engine
+from daifugo.cards import parse_card, sorted_ids
+from daifugo.deal import game_rng
 from places.models import Game, Hand, Place, PlaceEvent, Turn
 
 

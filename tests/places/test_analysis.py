@@ -13,8 +13,8 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
+from daifugo.record_schema import analysis_errors
 from places import analyst, errors, services
-from places.formats.record_schema import analysis_errors
 from places.models import Game, GameAnalysis, Place
 from places.services import uecda
 from places.services.analysis import request_analysis

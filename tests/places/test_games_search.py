@@ -15,8 +15,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
+from daifugo import facts
 from places import services
-from places.engine import facts
 from places.models import Game, GameEntry, GameFact, Place, Player
 from places.presentation.replay_uecda import positions
 from places.reads import games
@@ -45,7 +45,7 @@ def _by_hand(place_id: int) -> None:
 
 
 def _written(hand: int) -> set[str]:
-    from places.engine.cards import format_card, sorted_ids
+    from daifugo.cards import format_card, sorted_ids
 
     return {format_card(c) for c in sorted_ids(hand)}
 

@@ -11,10 +11,10 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from bots.strategies import STRATEGIES, greedy_player
+from daifugo.cards import format_card, sorted_ids
+from daifugo.record_schema import schema_errors
+from daifugo.replay import Replayed, replay_records
 from places import errors, services
-from places.engine.cards import format_card, sorted_ids
-from places.engine.replay import Replayed, replay_records
-from places.formats.record_schema import schema_errors
 from places.models import HouseBot, Place, PlaceEvent, Turn
 from places.reads import records, seats
 from places.services import house

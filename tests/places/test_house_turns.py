@@ -15,8 +15,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from bots.strategies import STRATEGIES, Budget, greedy_player, montecarlo_player
+from daifugo.cards import format_card, sorted_ids
 from places import dealer, services
-from places.engine.cards import format_card, sorted_ids
 from places.models import Place, Turn
 from places.reads import seats
 from places.services import change, house

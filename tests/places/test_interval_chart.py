@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME
+from daifugo.rules import DAIHINMIN_2011_NAME, UECDA_NAME
 from places.presentation.charts import interval_chart
 from places.reads.tournaments import Standing
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from places.engine.uecda_log import parse_log, referee
-from places.engine.uecda_record import record_of_logged
-from tests.engine.recorded import play_place
-from tests.engine.test_uecda_log import fixture_lines
+from daifugo.uecda_log import parse_log, referee
+from daifugo.uecda_record import record_of_logged
+from tests.daifugo.recorded import play_place
+from tests.daifugo.test_uecda_log import fixture_lines
 
 from .test_record_commands import failing, run
 

@@ -15,12 +15,12 @@ from django.http import StreamingHttpResponse
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from daifugo.cards import format_card, sorted_ids
+from daifugo.deal import game_rng
+from daifugo.place import make_deal
+from daifugo.record_schema import schema_errors
+from daifugo.replay import Replayed, replay_records
 from places import services
-from places.engine.cards import format_card, sorted_ids
-from places.engine.deal import game_rng
-from places.engine.place import make_deal
-from places.engine.replay import Replayed, replay_records
-from places.formats.record_schema import schema_errors
 from places.models import Place, Rank
 from places.reads import records as records_read
 from places.reads import seats

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
+from daifugo.cards import format_card, sorted_ids
 from places import services
-from places.engine.cards import format_card, sorted_ids
 from places.models import Place
 from places.reads import seats
 from places.services import tokens

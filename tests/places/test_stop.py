@@ -13,8 +13,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
+from daifugo import place as engine
 from places import dealer, errors, services
-from places.engine import place as engine
 from places.models import Game, Hand, Place, PlaceEvent, Rank, Rating, RatingChange, Turn
 from places.reads import documents, records, snapshot
 from places.reads.seats import seats_of

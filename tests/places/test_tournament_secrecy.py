@@ -27,11 +27,11 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
 
+from daifugo.cards import format_card, sorted_ids
+from daifugo.deal import game_rng
+from daifugo.place import make_deal
+from daifugo.replay import Replayed, replay_records
 from places import dealer, errors, services
-from places.engine.cards import format_card, sorted_ids
-from places.engine.deal import game_rng
-from places.engine.place import make_deal
-from places.engine.replay import Replayed, replay_records
 from places.models import Hand, Place, Tournament
 from places.reads.records import place_records
 from places.services.tournaments import table_seed

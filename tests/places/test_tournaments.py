@@ -9,10 +9,10 @@ import pytest
 from openskill.models import PlackettLuce
 
 from bots.stats import bootstrap_interval
+from daifugo.place import points_for
+from daifugo.replay import Replayed, replay_records
+from daifugo.schedule import duplicate, round_robin
 from places import dealer, errors, services
-from places.engine.place import points_for
-from places.engine.replay import Replayed, replay_records
-from places.engine.schedule import duplicate, round_robin
 from places.models import (
     EntrantCode,
     Game,

@@ -1,6 +1,6 @@
 """UECda places: the rules on places and tournaments, and ``import_tndhms_log``.
 
-The committed log (tests/engine/data/tndhms-250.log, 250 games of five stock
+The committed log (tests/daifugo/data/tndhms-250.log, 250 games of five stock
 clients, 8 of them ended by the 20-pass draw) is imported as CI runs.
 """
 
@@ -19,10 +19,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from bench.tndhms_logs import junk_log, valid_log, write
+from daifugo.rules import DAIHINMIN_2011_NAME, UECDA_NAME
+from daifugo.uecda_log import parse_log, referee
+from daifugo.uecda_record import record_of_logged
 from places import errors, services
-from places.engine.rules import DAIHINMIN_2011_NAME, UECDA_NAME
-from places.engine.uecda_log import parse_log, referee
-from places.engine.uecda_record import record_of_logged
 from places.models import Game, Place, Player, Rank, Rating, RatingChange, Tournament
 from places.reads import standings
 from places.reads.profiles import profile
@@ -216,8 +216,8 @@ def test_keep_going_imports_the_games_that_agree_and_lists_the_others(db, tmp_pa
 
 
 def test_keep_going_imports_a_log_with_tndhms_s_overflow_and_names_each_game_left_out(db, client):
-    """tests/engine/data/tndhms-overflow-200.log: a real tndhms log whose five long games
-    overflowed its logger's play buffer (tests/engine/test_uecda_log.py says how it was made)."""
+    """tests/daifugo/data/tndhms-overflow-200.log: a real tndhms log whose five long games
+    overflowed its logger's play buffer (tests/daifugo/test_uecda_log.py says how it was made)."""
     out, _ = run("import_tndhms_log", str(OVERFLOW), "--keep-going")
     lines = out.splitlines()
     assert ": 195 of 200 games," in lines[0]

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from places.engine.facts import EIGHT_CUT, REVOLUTION
+from daifugo.facts import EIGHT_CUT, REVOLUTION
 from places.models import Game, GameFact, Player, ProfileTotals
 from places.services import profiles, uecda
 from tests.places.test_uecda_import import fixture_bytes

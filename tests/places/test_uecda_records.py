@@ -9,7 +9,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.http import StreamingHttpResponse
 
-from places.formats.record_schema import schema_errors
+from daifugo.record_schema import schema_errors
 from places.models import Game, Place
 from places.reads.records import game_record, place_records
 from places.services import uecda

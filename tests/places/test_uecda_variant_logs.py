@@ -1,6 +1,6 @@
 """Logs tndhms wrote with its optional rules on, its default rules off, and several at once,
 with stock clients and with a client of ours making random submissions
-(``tests/engine/data/variants/README.md`` says how each was made): each imports with no
+(``tests/daifugo/data/variants/README.md`` says how each was made): each imports with no
 disagreement, as a place of the variant its header names, whose records replay by it."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from places.engine.uecda_record import replay_records
+from daifugo.uecda_record import replay_records
 from places.models import Game, Place
 from places.reads.records import place_records
 from places.services import uecda

@@ -16,10 +16,10 @@ from asgiref.sync import sync_to_async
 
 from bots.strategies import resolve_uecda
 from bots.uecda import UecdaClient, UecdaProtocolError
-from places.engine import uecda as u
+from daifugo import uecda as u
+from daifugo import uecda_wire as w
 from places.models import Game
 from places.uecda import match as m
-from places.wire import uecda as w
 from tests.uecda.test_match import check_stored, moves_of, serve
 from tests.uecda.test_time_limit import played, stored_actions
 

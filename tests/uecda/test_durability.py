@@ -21,7 +21,7 @@ pytestmark = pytest.mark.e2e
 
 CHECK = """
 import json
-from places.engine.uecda_record import replay_records
+from daifugo.uecda_record import replay_records
 from places.models import Game, Place, ProfileTotals, Rank
 from places.reads.position import Position
 place = Place.objects.get()

@@ -8,8 +8,8 @@ from __future__ import annotations
 from functools import reduce
 
 from bots.strategies import resolve_uecda
-from places.engine import uecda as u
-from places.engine.infoset import InfoSet
+from daifugo import uecda as u
+from daifugo.infoset import InfoSet
 from places.uecda.match import HouseSeat, play_match
 
 

@@ -13,7 +13,7 @@ from channels.layers import InMemoryChannelLayer
 
 from bots.strategies import resolve_uecda
 from bots.uecda import UecdaClient
-from places.engine import uecda as u
+from daifugo import uecda as u
 from places.presentation.replay_uecda import positions
 from places.reads.records import place_records
 from places.realtime import broadcast

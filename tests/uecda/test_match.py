@@ -19,16 +19,16 @@ from django.db import OperationalError, connections
 
 from bots.strategies import UecdaView, resolve_uecda
 from bots.uecda import Summary, UecdaClient
+from daifugo import uecda as u
+from daifugo import uecda_wire as w
+from daifugo.record_schema import schema_errors
+from daifugo.uecda_record import replay_records
 from places import locked
-from places.engine import uecda as u
-from places.engine.uecda_record import replay_records
-from places.formats.record_schema import schema_errors
 from places.models import Game, Place, Rank
 from places.reads.records import place_records
 from places.reads.standings import standings
 from places.services import uecda as uecda_services
 from places.uecda.match import COUNT_SECONDS, count_due, serve_match
-from places.wire import uecda as w
 from tests.needs import STOCK_UECDA_CLIENT
 
 pytestmark = pytest.mark.django_db(transaction=True)

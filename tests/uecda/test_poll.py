@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from places.engine import uecda as u
+from daifugo import uecda as u
+from daifugo import uecda_wire as w
 from places.uecda import match as m
-from places.wire import uecda as w
 from tests.timing import guard
 from tests.uecda.test_match import moves_of
 

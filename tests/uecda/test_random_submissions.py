@@ -13,7 +13,7 @@ from asgiref.sync import sync_to_async
 
 from bots.strategies import resolve_uecda
 from bots.uecda import UecdaClient
-from places.engine.rules import rules_named
+from daifugo.rules import rules_named
 from places.reads.records import place_records
 from tests.uecda.test_match import check_stored, serve
 

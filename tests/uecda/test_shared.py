@@ -24,8 +24,9 @@ from django.core.management import call_command
 
 from bots.strategies import resolve_uecda
 from bots.uecda import UecdaClient, play_tables
+from daifugo import uecda_wire as w
+from daifugo.rules import UECDA_NAME
 from places import errors, services
-from places.engine.rules import UECDA_NAME
 from places.models import Game, JoinCode, Place, Tournament
 from places.reads.join_codes import NoSeatNow, seat_of_code, tournament_codes
 from places.reads.records import place_records
@@ -34,7 +35,6 @@ from places.services import accounts, committed, uecda_seats
 from places.services.house import house_users, make_house_user, make_wire_user
 from places.services.practice import start_practice
 from places.uecda.shared import SharedListener
-from places.wire import uecda as w
 from tests.timing import guard
 from tests.uecda.test_match import check_stored
 

@@ -15,12 +15,12 @@ from django.core.management.base import CommandError
 
 from bots.strategies import UecdaView, resolve_uecda
 from bots.uecda import UecdaClient
-from places.engine import uecda as u
-from places.engine.replay import Replayed
-from places.engine.uecda_record import mask_of_written, replay_game
-from places.formats.record_schema import schema_errors
+from daifugo import uecda as u
+from daifugo import uecda_wire as w
+from daifugo.record_schema import schema_errors
+from daifugo.replay import Replayed
+from daifugo.uecda_record import mask_of_written, replay_game
 from places.models import Game, Place
-from places.wire import uecda as w
 from tests.uecda.test_match import check_stored, serve
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -24,9 +24,10 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
+from daifugo import uecda_wire as w
+from daifugo.deal import drawn_ranks
+from daifugo.rules import UECDA_NAME
 from places import errors, services
-from places.engine.deal import drawn_ranks
-from places.engine.rules import UECDA_NAME
 from places.models import EntrantCode, Game, JoinCode, Place, Player, Tournament
 from places.reads.join_codes import NoSeatNow, seat_of_code, tournament_codes
 from places.reads.records import place_records
@@ -35,7 +36,6 @@ from places.services import accounts, uecda_seats
 from places.services.house import make_house_user
 from places.services.tournaments import table_seed
 from places.uecda.shared import SharedListener
-from places.wire import uecda as w
 from tests.needs import STOCK_UECDA_CLIENT
 from tests.uecda.test_match import check_stored
 from tests.uecda.test_shared import knock, matches_done, refused, user

@@ -13,7 +13,7 @@ from django.db import connections
 
 from bots.strategies import resolve_uecda
 from bots.uecda import UecdaClient
-from places.engine.rules import rules_named
+from daifugo.rules import rules_named
 from places.models import Place
 from places.presentation.replay_uecda import positions
 from places.reads.records import place_records

@@ -9,8 +9,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 from django.core.management.base import CommandError
 
-from places.engine.analysis import DEFAULT_PLAYOUTS, analyse
-from places.engine.numbers import ID_MAX, option, whole
+from daifugo.analysis import DEFAULT_PLAYOUTS, analyse
+from daifugo.numbers import ID_MAX, option, whole
 from places.management.base import OneLineCommand, place_id
 from places.management.progress import Progress
 from places.models import Game

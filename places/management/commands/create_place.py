@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from django.core.management.base import CommandError
 
+from daifugo.rules import DAIHINMIN_2011_NAME
 from places import services
-from places.engine.rules import DAIHINMIN_2011_NAME
 from places.errors import Refused
 from places.management.base import OneLineCommand, refused, seconds, whole_number
 

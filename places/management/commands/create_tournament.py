@@ -3,8 +3,8 @@ waiting tournament with every place of its schedule; prints its id alone."""
 
 from __future__ import annotations
 
+from daifugo.rules import DAIHINMIN_2011_NAME
 from places import services
-from places.engine.rules import DAIHINMIN_2011_NAME
 from places.errors import Refused
 from places.management.base import OneLineCommand, refused, seconds, whole_number
 from places.models import Tournament

@@ -24,9 +24,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from daifugo.numbers import ID_MAX, PORT_MAX, option
 from daihinmin.ports import PortError, Ports, ports
 from places import services
-from places.engine.numbers import ID_MAX, PORT_MAX, option
 from places.errors import Refused
 from places.models import ENDED, Place
 from places.services import house

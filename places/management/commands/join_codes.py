@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.core.management.base import CommandError
 
-from places.engine.numbers import ID_MAX, option
+from daifugo.numbers import ID_MAX, option
 from places.management.base import OneLineCommand
 from places.models import Place, Tournament
 from places.reads.join_codes import place_codes, tournament_codes

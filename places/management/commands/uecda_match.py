@@ -25,9 +25,10 @@ from django.core.management.base import CommandError
 from django.db import connections
 
 from bots.strategies import UECDA_STRATEGIES, resolve_uecda
-from places.engine.numbers import ID_MAX, PORT_MAX, option
-from places.engine.rules import UECDA, UECDA_NAME, Rules, UnknownRules, rules_named
-from places.engine.tndhms_cfg import CfgError, read_cfg
+from daifugo.numbers import ID_MAX, PORT_MAX, option
+from daifugo.rules import UECDA, UECDA_NAME, Rules, UnknownRules, rules_named
+from daifugo.tndhms_cfg import CfgError, read_cfg
+from daifugo.uecda_wire import NAME_CHARS
 from places.errors import Refused
 from places.management.base import OneLineCommand, refused, standings_lines
 from places.models import Place
@@ -35,7 +36,6 @@ from places.reads.standings import standings
 from places.realtime.between import run_stepping
 from places.uecda.match import POLL_SECONDS, PORT, Connection, serve_match
 from places.uecda.watch_pages import WatchPages, say
-from places.wire.uecda import NAME_CHARS
 
 
 def run_loop(main: Coroutine, pages: WatchPages | None = None) -> Any:

@@ -7,10 +7,10 @@ import sys
 
 import pytest
 
-from places.engine import uecda as u
-from places.engine.rules import UECDA
-from places.engine.uecda_legal import legal_moves
-from places.wire import uecda as w
+from daifugo import uecda as u
+from daifugo import uecda_wire as w
+from daifugo.rules import UECDA
+from daifugo.uecda_legal import legal_moves
 
 SEATS = (0, 1, 2, 3, 4)
 #: Rows 0–4 as each protocol sends them: 75 ints, or 20140's first 15 characters.
