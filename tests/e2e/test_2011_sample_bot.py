@@ -24,6 +24,7 @@ its stream comes from the other's 2011 port, through Redis.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shutil
@@ -37,6 +38,7 @@ import pytest
 
 from harness.server import ROOT, Server
 from tests.needs import SEED_NAME, shared_folder
+from tests.timing import guard
 
 pytestmark = [
     pytest.mark.e2e,
@@ -154,6 +156,14 @@ def machine(request):
         burner.wait()
 
 
+def turn_seconds(machine: str) -> int:
+    """The place's time for a turn: 10 s on an idle machine, more on a slower or loaded one,
+    twice that beside the two burners of the busy case (the load average, a minute's, has
+    not seen them yet). The sample must answer every turn; the time is a guard against a
+    hang, not a figure."""
+    return math.ceil(guard(5) * (2 if machine == "busy" else 1))
+
+
 def test_the_founding_documents_sample_bot_plays_a_whole_place_unchanged(
     servers, machine, tmp_path
 ):
@@ -165,7 +175,7 @@ def test_the_founding_documents_sample_bot_plays_a_whole_place_unchanged(
         ["create_user", "sample", "--password", "sample-pw"],
         *(["create_user", f"house{i}", "--house", strategy] for i, strategy in enumerate(HOUSE)),
         ["create_place", "2011 sample", *players, "--games", str(GAMES), "--pace", PACE,
-         "--timeout", "10", "--seed", "sample-2011"],
+         "--timeout", str(turn_seconds(machine)), "--seed", "sample-2011"],
     )  # fmt: skip
     place_id = int(made.strip())
     script = tmp_path / "sample_bot.rb"

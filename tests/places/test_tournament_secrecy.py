@@ -290,6 +290,14 @@ def assert_nothing_named(attacks: list[Attack], places: int) -> None:
         assert not a.named, f"place {a.place} game {a.game}: named {len(right)} true hands: {right}"
 
 
+@pytest.fixture(autouse=True)
+def _downloads_unlimited(settings):
+    """The attacker reads records.jsonl as often as it likes: what it reads is at stake
+    here, not how many at once (tests/places/test_record_downloads.py), and an earlier test
+    of this worker may have left downloads counted that it never read to their end."""
+    settings.RECORDS_DOWNLOADS_PER_ADDRESS = 0
+
+
 @pytest.fixture
 def secret_key(settings):
     """A server whose key is secret, as in production (DEBUG off needs SECRET_KEY)."""
