@@ -100,6 +100,7 @@ def test_create_user_house_makes_a_house_bot_nobody_logs_in_as():
     assert HouseBot.objects.get(user=hal).strategy == "shedder"
 
 
+@pytest.mark.django_db(transaction=True)  # savepoints by the thousand overflow PostgreSQL's cache: 10x slower
 def test_a_house_bot_made_by_create_user_may_be_seated_like_any_player(users):
     run("create_user", "hal", "--house", "greedy")
     out = run("create_place", "With Hal", *PLAYERS[:8], "--player", "hal", "--pace", "0")

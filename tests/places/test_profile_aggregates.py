@@ -94,6 +94,7 @@ def profile_queries(name: str) -> list[str]:
     return [q["sql"] for q in queries.captured_queries]
 
 
+@pytest.mark.django_db(transaction=True)  # savepoints by the thousand overflow PostgreSQL's cache: 10x slower
 def test_a_profile_reads_no_game_and_as_many_rows_at_80_games_as_at_10():
     house_place("a", 10)
     house_place("b", 80)
