@@ -32,7 +32,7 @@ pytestmark = [
     pytest.mark.needs("postgresql", "redis-server", "nginx"),
 ]
 
-GAMES = 5
+GAMES = 3  # the fault strikes as game 2 starts: a game before it and one after
 PACE = "0.02"  # the dealer, not the bots' posts, opens each turn: its process matters
 TRANSPORTS = ["ws", "http", "ws", "http", "ws"]
 REPORT = ROOT / "artifacts" / "faults.txt"

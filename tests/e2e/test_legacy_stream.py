@@ -48,7 +48,7 @@ def house_users(server: Server) -> None:
 
 
 def house_place(server: Server, games: int, title: str = TITLE) -> int:
-    """A place of five house bots at pace 0: started, it runs to its end in one change."""
+    """A place of five house bots at pace 0: started, it runs to its end at once."""
     players = [arg for i in range(len(HOUSE)) for arg in ("--player", f"house{i}")]
     out = server.manage(
         "create_place", title, *players, "--games", str(games), "--pace", "0", "--seed", "legacy"
@@ -114,12 +114,13 @@ async def test_a_client_that_never_reads_is_dropped_and_the_others_get_everythin
         while legacy_sockets(server) < 2:
             await asyncio.sleep(0.1)
         # places until the server drops it: first the kernel takes what it can (on
-        # loopback its send buffer grows to megabytes), then 20,000 bytes wait, no more
+        # loopback its send buffer grows to megabytes), then 20,000 bytes wait, no more;
+        # long places, as each costs two commands
         sent = 0
-        for _ in range(20):
-            place_id = house_place(server, games=10)
+        for _ in range(8):
+            place_id = house_place(server, games=40)
             server.manage("start_place", str(place_id))
-            texts = await asyncio.wait_for(reader.place(place_id), timeout=120)
+            texts = await asyncio.wait_for(reader.place(place_id), timeout=240)
             assert len(texts) == len(server.events(place_id)) > 1000  # the reader's: whole
             sent += sum(len(t.encode()) + 2 for t in texts)
             if legacy_sockets(server) == 1:  # the reader's alone

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.e2e
 
 STRATEGIES = ("greedy", "shedder", "random", "greedy", "shedder", "random", "greedy")
 NAMES = [f"bot{i + 1}-{s}" for i, s in enumerate(STRATEGIES)]
-GAMES = 4
+GAMES = 2
 
 
 @pytest.fixture(scope="module")
@@ -36,9 +36,9 @@ def server(tmp_path_factory):
             "Seven bots",
             *(f"--entrant={n}" for n in NAMES),
             f"--games={GAMES}",
-            "--pace=0.02",
+            "--pace=0.01",
             "--seed=browser",
-            "--max-running=2",
+            "--max-running=4",
         ],
     )
     s.tournament_id = int(made.strip())
@@ -61,7 +61,7 @@ def test_the_standings_page_follows_the_tournament_to_its_end(server):
         started = server.manage("start_tournament", str(tid))
         assert "started" in started.stdout
         # the page reads the JSON every few seconds, and reloads itself once it is over; 21
-        # tables of 5 games take about a minute on an idle machine, over 120 s under load
+        # tables of 2 games take about 20 s on an idle machine, a minute under load
         expect(page.locator("#tournament-state")).to_have_text("finished", timeout=360_000)
         rows = page.locator("#tournament-standings tbody tr")
         expect(rows).to_have_count(7)
