@@ -8,6 +8,11 @@ keeping: a test is kept when pytest-django lets it at a database, when it is an
 end-to-end test, or when its module's text names anything that reaches a service from
 outside pytest-django's markers (a server in a subprocess, a command, the channel layer,
 the cache, the test client).
+
+A test that drives Chromium runs once, in the first step, unless it needs PostgreSQL or
+Redis: it checks what a page does in a browser, and the reads behind the page run again
+on PostgreSQL in the page tests that use Django's client (tests/pages, tests/places).
+The browser tests were a fifth of the second step's time (417 of 2,178 s).
 """
 
 from __future__ import annotations
@@ -54,25 +59,48 @@ def _module_text(path: Path) -> str:
     return path.read_text(encoding="utf-8")
 
 
+#: Words of a test module that drives Chromium (tests/pages/browser.py).
+DRIVES_A_BROWSER = ("require_chromium", "tests.pages.browser")
+
+
+def needs_postgresql_or_redis(item: pytest.Item) -> bool:
+    """Whether ``item`` runs only where PostgreSQL or Redis is (``@pytest.mark.needs``)."""
+    needs = item.get_closest_marker("needs")
+    return bool(needs and {"postgresql", "redis"} & set(needs.args))
+
+
+def drives_a_browser(item: pytest.Item) -> bool:
+    """Whether ``item``'s module drives Chromium."""
+    text = _module_text(Path(item.path))
+    return any(word in text for word in DRIVES_A_BROWSER)
+
+
+def runs_again(item: pytest.Item) -> bool:
+    """Whether the second step runs ``item`` again (the module's docstring says why)."""
+    if needs_postgresql_or_redis(item):
+        return True
+    return reaches_a_service(item) and not drives_a_browser(item)
+
+
 def reaches_a_service(item: pytest.Item) -> bool:
     """Whether ``item`` may give another verdict on PostgreSQL and Redis than on SQLite."""
     if item.get_closest_marker("django_db") or item.get_closest_marker("e2e"):
         return True
     if DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())):
         return True
-    needs = item.get_closest_marker("needs")
-    if needs and {"postgresql", "redis"} & set(needs.args):
+    if needs_postgresql_or_redis(item):
         return True
     text = _module_text(Path(item.path))
     return any(word in text for word in REACHES_A_SERVICE)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under ``DAIHINMIN_ONLY_SERVICES=1``, deselect the tests that reach no service."""
+    """Under ``DAIHINMIN_ONLY_SERVICES=1``, deselect the tests whose verdict the first step
+    gave once and for all."""
     if os.environ.get(ONLY_SERVICES) != "1":
         return
-    kept = [item for item in items if reaches_a_service(item)]
-    dropped = [item for item in items if not reaches_a_service(item)]
+    kept = [item for item in items if runs_again(item)]
+    dropped = [item for item in items if not runs_again(item)]
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept

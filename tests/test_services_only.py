@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.services_only import reaches_a_service
+from tests.services_only import reaches_a_service, runs_again
 
 
 @dataclass
@@ -53,3 +53,16 @@ def test_a_module_that_reaches_a_service_outside_the_markers_is_kept(tmp_path, w
     module = tmp_path / f"test_{word}.py"
     module.write_text(f"import {word}\n\ndef test_it(): ...\n")
     assert reaches_a_service(Item(module))
+
+
+def test_a_browser_test_runs_once_unless_it_needs_postgresql_or_redis(tmp_path):
+    module = tmp_path / "test_page_browser.py"
+    module.write_text("from tests.pages.browser import require_chromium\n\ndef test_it(): ...\n")
+    e2e = {"e2e": pytest.mark.e2e.mark}
+    assert reaches_a_service(Item(module, e2e)) and not runs_again(Item(module, e2e))
+    with_redis = {**e2e, "needs": pytest.mark.needs("redis").mark}
+    assert runs_again(Item(module, with_redis))
+
+
+def test_a_test_of_the_database_runs_again(pure):
+    assert runs_again(Item(pure, {"django_db": pytest.mark.django_db.mark}))
