@@ -19,7 +19,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-FIXTURE = Path(__file__).resolve().parent.parent / "tests" / "engine" / "data" / "tndhms-250.log"
+FIXTURE = Path(__file__).resolve().parent.parent / "tests" / "daifugo" / "data" / "tndhms-250.log"
 #: The games of a rank period (the log's FLASH_MIBUN_NUMBER).
 PERIOD = 100
 

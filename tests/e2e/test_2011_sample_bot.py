@@ -146,10 +146,17 @@ def servers(tmp_path):
 
 @pytest.fixture(params=["idle", "busy"])
 def machine(request):
-    """The machine as it is, or busy: two CPU-bound processes beside the server and the bot."""
+    """The machine as it is, or busy: every core kept busy, by as many CPU-bound processes
+    beside the server and the bot as the load leaves idle (two on an idle two-core machine;
+    none where the other tests' workers already keep the cores busy, as in CI: on top of
+    them, two more left the sample unscheduled for longer than the stream's gap between
+    frames, and it read two frames as one)."""
     burners = []
     if request.param == "busy":
-        burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+        idle = (os.cpu_count() or 1) - round(os.getloadavg()[0])
+        burners = [
+            subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(idle)
+        ]
     yield request.param
     for burner in burners:
         burner.terminate()

@@ -372,7 +372,7 @@ def test_from_a_shell_a_number_that_is_no_ascii_number_is_one_line_not_a_traceba
 ):
     """``²`` passes ``str.isdigit`` but not ``int``, ``٣`` is 3 to ``int``, and 5,000 nines
     pass Python's digit limit: each is the command's one-line error, nothing stored."""
-    fixture = ROOT / "tests" / "engine" / "data" / "tndhms-250.log"
+    fixture = ROOT / "tests" / "daifugo" / "data" / "tndhms-250.log"
     log = tmp_path / "superscript.log"
     text = fixture.read_text(encoding="ascii")
     assert "%RULE_SEKIGAE_NUM% 5\n" in text

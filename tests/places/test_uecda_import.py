@@ -30,7 +30,7 @@ from places.reads.tournaments import tournament
 from places.services import uecda
 from places.services.profiles import count_place_games, recount
 
-FIXTURE = Path(__file__).resolve().parents[1] / "engine" / "data" / "tndhms-250.log"
+FIXTURE = Path(__file__).resolve().parents[1] / "daifugo" / "data" / "tndhms-250.log"
 OVERFLOW = FIXTURE.with_name("tndhms-overflow-200.log")
 OVERFLOWED = [32, 73, 102, 137, 163]  # its games past tndhms's play buffer
 #: The log's TOTAL_POINT, players 0-4.

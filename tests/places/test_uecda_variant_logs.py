@@ -17,7 +17,7 @@ from places.services import uecda
 
 pytestmark = pytest.mark.django_db
 
-DATA = Path(__file__).resolve().parents[1] / "engine" / "data" / "variants"
+DATA = Path(__file__).resolve().parents[1] / "daifugo" / "data" / "variants"
 
 #: Each fixture log: its games and the variant its header names.
 LOGS = {
