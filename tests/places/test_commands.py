@@ -15,6 +15,7 @@ from django.core.management import CommandError, call_command
 
 from places import errors, services
 from places.models import HouseBot, Place, Turn
+from tests.conftest import PLAYS_WHOLE_PLACES
 
 from .conftest import NAMES
 from .drive import play_out
@@ -100,10 +101,12 @@ def test_create_user_house_makes_a_house_bot_nobody_logs_in_as():
     assert HouseBot.objects.get(user=hal).strategy == "shedder"
 
 
-@pytest.mark.django_db(transaction=True)  # savepoints by the thousand overflow PostgreSQL's cache: 10x slower
+@PLAYS_WHOLE_PLACES
 def test_a_house_bot_made_by_create_user_may_be_seated_like_any_player(users):
     run("create_user", "hal", "--house", "greedy")
-    out = run("create_place", "With Hal", *PLAYERS[:8], "--player", "hal", "--pace", "0")
+    out = run(
+        "create_place", "With Hal", *PLAYERS[:8], "--player", "hal", "--pace", "0", "--games", "2"
+    )
     place = Place.objects.get(pk=int(out))
     services.start_place(place.id)
     play_out(place.id, seed=1)  # the four players post; the server plays hal

@@ -18,6 +18,7 @@ from places.reads.profiles import profile
 from places.reads.seats import seats_of
 from places.services import house
 from places.services.profiles import recount
+from tests.conftest import PLAYS_WHOLE_PLACES
 
 from . import profile_reference
 from .drive import choose, engine_state
@@ -94,12 +95,12 @@ def profile_queries(name: str) -> list[str]:
     return [q["sql"] for q in queries.captured_queries]
 
 
-@pytest.mark.django_db(transaction=True)  # savepoints by the thousand overflow PostgreSQL's cache: 10x slower
-def test_a_profile_reads_no_game_and_as_many_rows_at_80_games_as_at_10():
-    house_place("a", 10)
-    house_place("b", 80)
+@PLAYS_WHOLE_PLACES
+def test_a_profile_reads_no_game_and_as_many_rows_at_40_games_as_at_5():
+    house_place("a", 5)
+    house_place("b", 40)
     few, many = profile_queries("a0"), profile_queries("b0")
-    assert profile("b0").games == 80
+    assert profile("b0").games == 40
     assert len(few) == len(many)
     for table in ("places_turn", "places_rank", "places_game"):
         assert not [q for q in few + many if table in q], f"a profile read {table}"
