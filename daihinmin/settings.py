@@ -374,6 +374,10 @@ WS_MAX_SOCKETS_PER_ADDRESS = int(env_str("WS_MAX_SOCKETS_PER_ADDRESS", "64"))
 # Bytes an event stream may leave unsent on one socket (a client too slow to take them)
 # before the socket is dropped (places/realtime/consumers.py): 1 MiB, thousands of events.
 WS_MAX_BUFFERED_BYTES = int(env_str("WS_MAX_BUFFERED_BYTES", str(1 << 20)))
+# The least time between two frames to one socket of the 2011 port (places/realtime/legacy.py):
+# the founding document's sample takes one read as one frame, and a client scheduled later
+# than this reads two as one. Raise it where such clients run on loaded machines.
+LEGACY_FRAME_GAP_SECONDS = float(env_str("LEGACY_FRAME_GAP_SECONDS", "0.02"))
 # How long a stream's frames wait at least to leave together (places/realtime/frames.py):
 # the live pages' (ws/places/ID/live/: a tenth of a second is nothing to an eye, and half
 # the writes of 0.05); the every-place stream's (ws://HOST/), 0 since 2011 bots read their

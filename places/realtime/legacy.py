@@ -15,7 +15,7 @@ one frame each (:class:`Readers`).
 The sample's reader takes whatever one read gives it as one frame: two frames in one
 read are one unreadable message to it. A write a frame (with ``TCP_NODELAY``) is not
 enough: frames written back to back wait together in the client's kernel until it
-reads. So a socket gets its frames one at a time, ``FRAME_GAP_SECONDS`` apart: time for
+reads. So a socket gets its frames one at a time, :func:`frame_gap` apart: time for
 the client to read each before the next comes. A socket owed more than
 ``PACED_FRAMES`` (a place at pace 0 of house bots alone, faster than a frame a gap) gets
 all but the newest ``PACED_FRAMES`` in one write, then those paced: the newest are what
@@ -64,12 +64,16 @@ LINGER_SECONDS = 1.0
 MAX_PROXY_LINE = 107
 #: -76's closing frame (``0xFF 0x00``), answered in kind before the server closes.
 CLOSING_FRAME = b"\xff\x00"
-#: The least time between two writes to one socket (the handshake's answer and its
-#: first frame too): the client reads each frame before the next comes, on a busy
-#: machine as well (``tests/e2e/test_2011_sample_bot.py``: at 5 ms, with two CPU-bound
-#: processes beside it, the sample read two frames as one 1–4 times in 3 games; at 20 ms,
-#: never in 3 runs).
-FRAME_GAP_SECONDS = 0.02
+
+
+def frame_gap() -> float:
+    """The least time between two writes to one socket (the handshake's answer and its
+    first frame too), ``LEGACY_FRAME_GAP_SECONDS``: the client reads each frame before the
+    next comes, on a busy machine as well (``tests/e2e/test_2011_sample_bot.py``: at 5 ms,
+    with two CPU-bound processes beside it, the sample read two frames as one 1–4 times in
+    3 games; at 20 ms, never in 3 runs; beside three test workers as well, 2 to 9 times)."""
+    return settings.LEGACY_FRAME_GAP_SECONDS
+
 #: A socket owed more frames than this gets the older ones in one write, not paced.
 PACED_FRAMES = 64
 
@@ -227,9 +231,9 @@ class Readers:
         self.pumping_on: asyncio.AbstractEventLoop | None = None
 
     def join(self, sock: LegacySocket, wrote_at: float) -> None:
-        """From the next event on; its first frame ``FRAME_GAP_SECONDS`` after ``wrote_at``."""
+        """From the next event on; its first frame :func:`frame_gap` after ``wrote_at``."""
         self.owed[sock] = self.first + len(self.frames)
-        self.due[sock] = wrote_at + FRAME_GAP_SECONDS
+        self.due[sock] = wrote_at + frame_gap()
 
     def leave(self, sock: LegacySocket) -> None:
         self.owed.pop(sock, None)
@@ -269,7 +273,7 @@ class Readers:
                 number = upto
             else:
                 data, number = self.frames[at], number + 1
-            self.owed[sock], self.due[sock] = number, now + FRAME_GAP_SECONDS
+            self.owed[sock], self.due[sock] = number, now + frame_gap()
             sock.write(data)  # may drop it (leave)
         sent = min(self.owed.values(), default=end)
         del self.frames[: sent - self.first]

@@ -128,22 +128,6 @@ def shell(server: Server, code: str):
     return json.loads(server.manage("shell", "--no-imports", "-c", code).stdout)
 
 
-@pytest.fixture
-def servers(tmp_path):
-    """The bot's site and the server of its stream: one process, or two with Redis."""
-    site = Server(tmp_path, legacy=True, METRICS_TOKEN="legacy-test")
-    started = [site]
-    site.start()
-    stream = site
-    if os.environ.get("REDIS_URL"):
-        stream = site.sibling()
-        stream.start()
-        started.append(stream)
-    yield site, stream
-    for s in reversed(started):
-        s.stop()
-
-
 @pytest.fixture(params=["idle", "busy"])
 def machine(request):
     """The machine as it is, or busy: every core kept busy, by as many CPU-bound processes
@@ -161,6 +145,33 @@ def machine(request):
     for burner in burners:
         burner.terminate()
         burner.wait()
+
+
+def frame_gap(machine: str) -> float:
+    """The stream's gap between frames: its default (20 ms) on an idle machine, as an
+    operator would raise it on a slower or loaded one (``LEGACY_FRAME_GAP_SECONDS``), twice
+    that in the busy case. The sample takes one read as one frame: scheduled later than the
+    gap, it reads two as one (beside three test workers, 2 to 9 times in 3 games at 20 ms)
+    and may miss its turn."""
+    return round(guard(0.01) * (2 if machine == "busy" else 1), 3)
+
+
+@pytest.fixture
+def servers(tmp_path, machine):
+    """The bot's site and the server of its stream: one process, or two with Redis; the
+    stream's frames as far apart as :func:`frame_gap` says for this machine."""
+    gap = str(frame_gap(machine))
+    site = Server(tmp_path, legacy=True, METRICS_TOKEN="legacy-test", LEGACY_FRAME_GAP_SECONDS=gap)
+    started = [site]
+    site.start()
+    stream = site
+    if os.environ.get("REDIS_URL"):
+        stream = site.sibling()
+        stream.start()
+        started.append(stream)
+    yield site, stream
+    for s in reversed(started):
+        s.stop()
 
 
 def turn_seconds(machine: str) -> int:
@@ -234,7 +245,7 @@ def test_the_founding_documents_sample_bot_plays_a_whole_place_unchanged(
     shutil.copyfile(log, ARTIFACTS / f"sample_bot_{machine}.log")  # all of it, to look into
     artifact.write_text(
         f"the founding document's sample bot, place {place_id} ({GAMES} games, pace {PACE} s, "
-        f"machine {machine}, "
+        f"machine {machine}, frame gap {frame_gap(machine)} s, "
         f"{'two processes, Redis' if stream is not site else 'one process'}):\n"
         f"  turns: {len(turns)} ({dict(outcomes)}); reasons of misses: "
         f"{dict(Counter(r for o, r in turns if o == 'miss'))}; frames it could not read "

@@ -206,7 +206,7 @@ async def written(transport: Transport, count: int) -> list[bytes]:
 
 async def test_each_event_is_a_write_of_its_own_apart_from_the_one_before():
     """The sample's reader takes one read as one frame: frames written back to back are
-    read together, so each leaves ``FRAME_GAP_SECONDS`` after the write before it."""
+    read together, so each leaves :func:`legacy.frame_gap` after the write before it."""
     text = json.dumps({"title": "大富豪 ♠ 🃏", "operation": "start_place", "place": 1})
     assert legacy_frame(text) == b"\x00" + text.encode("utf-8") + b"\xff"
     one, first = await handshaken()
@@ -220,18 +220,18 @@ async def test_each_event_is_a_write_of_its_own_apart_from_the_one_before():
             *(legacy_frame(t) for t in texts),
         ]
         gaps = [b - a for a, b in zip(transport.at, transport.at[1:], strict=False)]
-        assert min(gaps) >= legacy.FRAME_GAP_SECONDS * 0.9, gaps  # the loop's clock: ms
+        assert min(gaps) >= legacy.frame_gap() * 0.9, gaps  # the loop's clock: ms
     one.connection_lost(None)
     two.connection_lost(None)
 
 
 async def test_a_socket_owed_more_than_it_paces_gets_the_older_in_one_write_the_newest_paced(
-    monkeypatch,
+    settings,
 ):
     """A place at pace 0 of house bots alone outruns a frame a gap: what a reader cannot
     catch up with leaves together; the newest frames (a bot's ``start_turn`` ends its
     change) still come one a read."""
-    monkeypatch.setattr(legacy, "FRAME_GAP_SECONDS", 0.002)
+    settings.LEGACY_FRAME_GAP_SECONDS = 0.002
     sock, transport = await handshaken()
     texts = [f'{{"operation":"post_cards","place":1,"n":{n}}}' for n in range(500)]
     for seq, t in enumerate(texts, 1):
@@ -251,7 +251,7 @@ async def test_a_socket_that_does_not_read_gets_all_it_is_owed_at_once(monkeypat
     for seq, t in enumerate(texts, 1):
         await broadcast._hand_out(event(t, seq))
     assert (await written(transport, 2))[1] == b"".join(legacy_frame(t) for t in texts)
-    await asyncio.sleep(legacy.FRAME_GAP_SECONDS * 2)
+    await asyncio.sleep(legacy.frame_gap() * 2)
     assert len(transport.writes) == 2
     sock.connection_lost(None)
 
@@ -294,7 +294,7 @@ async def test_a_client_that_does_not_read_is_dropped_and_stops_listening(settin
     transport.unsent = 1001  # what the kernel would not take
     await broadcast._hand_out(event('{"operation":"end_place","place":1}'))
     for _ in range(100):
-        await asyncio.sleep(legacy.FRAME_GAP_SECONDS)
+        await asyncio.sleep(legacy.frame_gap())
         if transport.aborted:
             break
     assert transport.aborted and len(transport.writes) == 1  # the answer, then nothing
