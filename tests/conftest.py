@@ -41,8 +41,9 @@ _a_prefix_of_each_worker()
 
 #: The mark of a test that plays whole places, change after change: on PostgreSQL in real
 #: transactions, as inside the test's one transaction each change is a savepoint and
-#: thousands of them overflow its subtransaction cache (113 s against 15.5 s for 90
-#: games); on SQLite inside it, where real commits cost more (28 s against 4.6 s).
+#: thousands of them overflow its subtransaction cache (the profile test's places of 80 and
+#: 10 games: 113 s against 15.5 s); on SQLite inside it, where real commits cost more (28 s
+#: against 4.6 s).
 PLAYS_WHOLE_PLACES = pytest.mark.django_db(
     transaction=settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
 )
