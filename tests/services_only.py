@@ -99,8 +99,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     gave once and for all."""
     if os.environ.get(ONLY_SERVICES) != "1":
         return
-    kept = [item for item in items if runs_again(item)]
-    dropped = [item for item in items if not runs_again(item)]
+    kept: list[pytest.Item] = []
+    dropped: list[pytest.Item] = []
+    for item in items:
+        (kept if runs_again(item) else dropped).append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept

@@ -147,13 +147,19 @@ def machine(request):
         burner.wait()
 
 
+def busy_factor(machine: str) -> int:
+    """How much longer a wait is given in the busy case: the load average, a minute's, has
+    not yet seen the burners it starts."""
+    return 2 if machine == "busy" else 1
+
+
 def frame_gap(machine: str) -> float:
     """The stream's gap between frames: its default (20 ms) on an idle machine, as an
     operator would raise it on a slower or loaded one (``LEGACY_FRAME_GAP_SECONDS``), twice
     that in the busy case. The sample takes one read as one frame: scheduled later than the
     gap, it reads two as one (beside three test workers, 2 to 9 times in 3 games at 20 ms)
     and may miss its turn."""
-    return round(guard(0.01) * (2 if machine == "busy" else 1), 3)
+    return round(guard(0.01) * busy_factor(machine), 3)
 
 
 @pytest.fixture
@@ -176,10 +182,9 @@ def servers(tmp_path, machine):
 
 def turn_seconds(machine: str) -> int:
     """The place's time for a turn: 10 s on an idle machine, more on a slower or loaded one,
-    twice that beside the two burners of the busy case (the load average, a minute's, has
-    not seen them yet). The sample must answer every turn; the time is a guard against a
-    hang, not a figure."""
-    return math.ceil(guard(5) * (2 if machine == "busy" else 1))
+    twice that in the busy case. The sample must answer every turn; the time is a guard
+    against a hang, not a figure."""
+    return math.ceil(guard(5) * busy_factor(machine))
 
 
 def test_the_founding_documents_sample_bot_plays_a_whole_place_unchanged(
@@ -245,7 +250,7 @@ def test_the_founding_documents_sample_bot_plays_a_whole_place_unchanged(
     shutil.copyfile(log, ARTIFACTS / f"sample_bot_{machine}.log")  # all of it, to look into
     artifact.write_text(
         f"the founding document's sample bot, place {place_id} ({GAMES} games, pace {PACE} s, "
-        f"machine {machine}, frame gap {frame_gap(machine)} s, "
+        f"machine {machine}, frame gap {stream.env['LEGACY_FRAME_GAP_SECONDS']} s, "
         f"{'two processes, Redis' if stream is not site else 'one process'}):\n"
         f"  turns: {len(turns)} ({dict(outcomes)}); reasons of misses: "
         f"{dict(Counter(r for o, r in turns if o == 'miss'))}; frames it could not read "

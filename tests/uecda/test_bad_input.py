@@ -80,7 +80,7 @@ async def test_20140_garbage_strings_in_pieces_are_passes(close_thread_connectio
     """A 20140 client sends what is no 20140 table (any bytes, a joker's cell past rows
     0–4, a character no hex digit) or a play of random cells, each in three pieces: each
     is read whole, in order, and judged, a malformed one as a pass; nothing crashes."""
-    from tests.places.wire.test_uecda import MALFORMED
+    from tests.daifugo.test_uecda_wire import MALFORMED
 
     rng = random.Random(20140)
     turns: list[bytes] = []  # what it sent on its turns (not its exchanges)
@@ -133,7 +133,7 @@ async def test_20140_garbage_strings_in_pieces_are_passes(close_thread_connectio
 async def test_the_client_stops_at_a_20140_message_that_is_no_table():
     """The project's client, told a hand in what is no 20140 table, stops with an error
     (``python -m bots`` prints it and exits non-zero), having sent its handshake."""
-    from tests.places.wire.test_uecda import MALFORMED
+    from tests.daifugo.test_uecda_wire import MALFORMED
 
     heard: list[int] = []
 
