@@ -32,7 +32,7 @@ sys.path.insert(0, str(HERE))
 
 import engine as engine_bench  # noqa: E402
 
-from bots.strategies import UecdaView, resolve_uecda  # noqa: E402
+from bots.strategies import resolve  # noqa: E402
 from daifugo import place as pl  # noqa: E402
 from daifugo import uecda as u  # noqa: E402
 from daifugo.deal import game_rng  # noqa: E402
@@ -41,6 +41,7 @@ from daifugo.infoset import InfoSet, exchange_seen, observe  # noqa: E402
 from daifugo.rules import DAIHINMIN_2011_NAME, UECDA, UECDA_NAME  # noqa: E402
 from daifugo.solve import apply, is_open, moves  # noqa: E402
 from daifugo.uecda_legal import legal_moves  # noqa: E402
+from daifugo.view import BOOK_UECDA, view_uecda  # noqa: E402
 
 
 def decisions_2011(count: int, seed: int) -> list[InfoSet]:
@@ -80,14 +81,14 @@ def uecda_game(seed: int, players: str = "stock") -> list[InfoSet]:
     given, paid = exchange_seen(
         5, ((x.giver, x.receiver, x.cards) for x in exchanges), deal.exchange_ranks
     )
-    strategies = [resolve_uecda(players, seed * 5 + p) for p in range(5)]
+    strategies = [resolve(players, seed * 5 + p, BOOK_UECDA) for p in range(5)]
     played = 0
     out: list[InfoSet] = []
     while game.phase == u.TURN:
         p = game.turn
         info = observe(game, p, played, given[p], paid[p])
         out.append(info)
-        view = UecdaView(
+        view = view_uecda(
             game.hands[p], game.stage, game.revolution, game.locked, legal_moves(game, p), info
         )
         answer = strategies[p](view)

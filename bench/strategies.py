@@ -15,9 +15,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bots.strategies import STRATEGIES  # noqa: E402
+from bots.strategies import STRATEGIES, names_for  # noqa: E402
 from daifugo import place as pl  # noqa: E402
 from daifugo.deal import game_rng  # noqa: E402
+from daifugo.view import BOOK_2011, answer_2011  # noqa: E402
 
 
 def play_place(strategies, games: int, seed: int) -> tuple[int, ...]:
@@ -28,7 +29,7 @@ def play_place(strategies, games: int, seed: int) -> tuple[int, ...]:
             continue
         game = state.game
         seat = game.turn
-        choice = strategies[seat](game.hands[seat], game.table, game.revolution)
+        choice = answer_2011(strategies[seat], game.hands[seat], game.table, game.revolution)
         if choice is None:
             state, _, _ = pl.act(state, seat, ())
         else:
@@ -38,8 +39,8 @@ def play_place(strategies, games: int, seed: int) -> tuple[int, ...]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--a", default="shedder", choices=sorted(STRATEGIES))
-    parser.add_argument("--b", default="greedy", choices=sorted(STRATEGIES))
+    parser.add_argument("--a", default="shedder", choices=sorted(names_for(BOOK_2011)))
+    parser.add_argument("--b", default="greedy", choices=sorted(names_for(BOOK_2011)))
     parser.add_argument("--games", type=int, default=1000)
     args = parser.parse_args()
     per_place = 50

@@ -21,11 +21,12 @@ from turn import drop, setup
 
 
 def records(games: int) -> list[dict]:
-    from bots.strategies import resolve_uecda
+    from bots.strategies import resolve
+    from daifugo.view import BOOK_UECDA
     from places.uecda.match import HouseSeat, play_match
 
     played: list[dict] = []
-    seats = [HouseSeat(f"greedy{p}", resolve_uecda("greedy")) for p in range(5)]
+    seats = [HouseSeat(f"greedy{p}", resolve("greedy", None, BOOK_UECDA)) for p in range(5)]
     head = {"id": 0, "title": "bench", "games": games}
     asyncio.run(play_match(seats, games, "bench", head, lambda no, r: played.append(r)))
     return played

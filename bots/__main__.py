@@ -12,8 +12,9 @@ from collections.abc import Coroutine
 from typing import Any
 
 from bots.client import Bot, ProtocolError
-from bots.strategies import STRATEGIES, resolve, resolve_uecda
+from bots.strategies import STRATEGIES, resolve
 from daifugo.numbers import ID_MAX, PORT_MAX, option, whole
+from daifugo.view import BOOK_UECDA
 
 #: The environment variable a token may come from (kept out of the command line and its history).
 TOKEN_VARIABLE = "DAIHINMIN_TOKEN"
@@ -157,7 +158,7 @@ def play_uecda(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Non
     from daifugo.uecda_wire import Protocol
 
     try:
-        strategy = resolve_uecda(args.strategy, args.seed)
+        strategy = resolve(args.strategy, args.seed, BOOK_UECDA)
     except ValueError as e:
         parser.error(f"--strategy {e}")
     try:

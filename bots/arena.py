@@ -11,8 +11,8 @@ one seat from place to place, so that luck of the seat cancels out; the deals co
 from ``--seed``, so a run is repeatable.
 
 ``--rules uecda`` plays the UECda rules instead (``daifugo.uecda``, tndhms's
-defaults): the strategies are the samples' UECda versions (``bots.strategies.UecdaView``),
-a place is a tndhms match (its seats drawn anew every five games), and points are 5 … 1.
+defaults): the same strategies play it (one :class:`~daifugo.view.View` for both books),
+``stock`` besides; a place is a tndhms match (its seats drawn anew every five games), and points are 5 … 1.
 """
 
 from __future__ import annotations
@@ -28,24 +28,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from bots.stats import Interval, mean_interval
-from bots.strategies import (
-    STRATEGIES,
-    UECDA_STRATEGIES,
-    Strategy,
-    UecdaStrategy,
-    UecdaView,
-    resolve,
-    resolve_uecda,
-    uecda_give,
-)
+from bots.strategies import STRATEGIES, Strategy, give, resolve
 from daifugo import events as ev
 from daifugo import place as pl
 from daifugo import uecda as u
-from daifugo.cards import DECK_MASK, mask_of
+from daifugo.cards import mask_of
 from daifugo.deal import game_rng
-from daifugo.infoset import InfoSet, exchange_seen, observe
+from daifugo.infoset import exchange_seen, observe
 from daifugo.rules import DAIHINMIN_2011_NAME, UECDA, Rules, UnknownRules, rules_named
 from daifugo.uecda_legal import legal_moves
+from daifugo.view import BOOK_2011, BOOK_UECDA, View, book_of, view_2011, view_uecda
 
 logger = logging.getLogger(__name__)
 
@@ -84,21 +76,13 @@ def entrant_names(specs: Sequence[str]) -> list[str]:
     return names
 
 
-def _answer(strategy: Strategy, game, info: InfoSet | None = None) -> int | None | Exception:
-    """What the strategy plays for the seat whose turn it is, or the error it made
-    (a strategy with ``wants_info`` is given the seat's information set too)."""
+def _answer(strategy: Strategy, view: View) -> object:
+    """What the strategy answers, as the view's referee takes it, or the error it made
+    (an exception, or an answer that is no move: :meth:`~daifugo.view.Book.answer`)."""
     try:
-        if info is not None:
-            mask = strategy(game.hands[game.turn], game.table, game.revolution, info=info)
-        else:
-            mask = strategy(game.hands[game.turn], game.table, game.revolution)
+        return view.book.answer(view, strategy(view))
     except Exception as e:  # a bot author's bug: reported, the run goes on
         return e
-    if mask is None:
-        return None
-    if isinstance(mask, bool) or not isinstance(mask, int) or mask < 0 or mask & ~DECK_MASK:
-        return TypeError(f"answered {mask!r}, not a card mask or None")
-    return mask
 
 
 def play_place(
@@ -135,7 +119,7 @@ def play_place(
         seat = game.turn
         strategy = strategies[seat]
         info = observe(game, seat, played, given[seat]) if _wants_info(strategy) else None
-        answer = _answer(strategy, game, info)
+        answer = _answer(strategy, view_2011(game.hands[seat], game.table, game.revolution, info))
         if isinstance(answer, Exception):
             on_failure(seat, answer)
             state, result, _ = pl.time_out(state, seat)
@@ -158,23 +142,12 @@ def _wants_info(strategy: object) -> bool:
 PASS_MOVE = u.analyze(0, 0)
 
 
-def _uecda_answer(strategy: UecdaStrategy, view: UecdaView) -> u.Move | None | Exception:
-    """What the strategy submits, or the error it made."""
-    try:
-        move = strategy(view)
-    except Exception as e:  # a bot author's bug: reported, the run goes on
-        return e
-    if move is not None and not isinstance(move, u.Move):
-        return TypeError(f"answered {move!r}, not a Move or None")
-    return move
-
-
 #: A UECda submission tndhms refuses (answered 8, and a pass): the arena's miss reason for it.
 REJECTED = "REJECTED"
 
 
 def play_uecda_place(
-    strategies: Sequence[UecdaStrategy],
+    strategies: Sequence[Strategy],
     games: int,
     deal_seed: str,
     on_game: Callable[[tuple[int, ...]], None],
@@ -199,7 +172,7 @@ def play_uecda_place(
             paid, _ = u.tribute(deal.dealt, deal.exchange_ranks)
             for i, (rank, n) in enumerate(((1, 2), (2, 1))):
                 rich = deal.exchange_ranks.index(rank)
-                choices[i] = uecda_give(strategies[rich], paid[rich], n)
+                choices[i] = give(strategies[rich], paid[rich], n)
         g, exchanges = u.start_game(deal, rules, *choices)
         given, paid = exchange_seen(
             PLAYERS, ((x.giver, x.receiver, x.cards) for x in exchanges), deal.exchange_ranks
@@ -209,8 +182,8 @@ def play_uecda_place(
             p = g.turn
             info = observe(g, p, played, given[p], paid[p])
             moves = legal_moves(g, p)
-            view = UecdaView(g.hands[p], g.stage, g.reversed_strength, g.locked, moves, info)
-            answer = _uecda_answer(strategies[p], view)
+            view = view_uecda(g.hands[p], g.stage, g.reversed_strength, g.locked, moves, info)
+            answer = _answer(strategies[p], view)
             if isinstance(answer, Exception):
                 on_failure(p, answer)
                 answer = None
@@ -247,15 +220,16 @@ class Run:
             Entrant(n, s) for n, s in zip(entrant_names(self.specs), self.specs, strict=True)
         ]
         done = 0
-        book = rules_named(self.rules)
-        uecda = book.name == UECDA.name
-        pick = resolve_uecda if uecda else resolve
-        points_for = book.points_for
+        rules = rules_named(self.rules)
+        book = book_of(rules)
+        uecda = book is BOOK_UECDA
+        points_for = rules.points_for
         for no, games in enumerate(self.places()):
             # place ``no`` seats entrant i at seat (i + no) % 5: each seat in turn
             seated = [entrants[(seat - no) % PLAYERS] for seat in range(PLAYERS)]
             strategies = [
-                pick(e.spec, self.seed * 1_000_003 + no * PLAYERS + i) for i, e in enumerate(seated)
+                resolve(e.spec, self.seed * 1_000_003 + no * PLAYERS + i, book)
+                for i, e in enumerate(seated)
             ]
             for seat, e in enumerate(seated):
                 e.seats[seat] += 1
@@ -276,7 +250,7 @@ class Run:
 
             deal_seed = f"arena:{self.seed}:{no}"
             if uecda:
-                misses = play_uecda_place(strategies, games, deal_seed, on_game, on_failure, book)
+                misses = play_uecda_place(strategies, games, deal_seed, on_game, on_failure, rules)
             else:
                 misses = play_place(strategies, games, deal_seed, on_game, on_failure)
             for seat, reasons in enumerate(misses):
@@ -341,12 +315,16 @@ class ProgressBar:
 
 
 def _spec(text: str) -> str:
-    """A spec either profile resolves (``stock`` plays the uecda rules only)."""
-    try:
-        resolve_uecda(text, 0) if text in UECDA_STRATEGIES else resolve(text, 0)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
-    return text
+    """A spec one book resolves (``stock`` plays the uecda rules only; the rules are
+    checked against each spec once parsed)."""
+    for book in (BOOK_2011, BOOK_UECDA):
+        try:
+            resolve(text, 0, book)
+        except ValueError as e:
+            error = e
+        else:
+            return text
+    raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -379,9 +357,14 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     try:
-        rules_named(args.rules)
+        book = book_of(rules_named(args.rules))
     except UnknownRules as e:
         parser.error(f"--rules {e}")
+    for spec in args.player:
+        try:
+            resolve(spec, 0, book)
+        except ValueError as e:
+            parser.error(f"--player {e}")
     if len(args.player) != PLAYERS:
         parser.error(f"--player {PLAYERS} times (got {len(args.player)})")
     if args.games < 1 or args.games_per_place < 1:

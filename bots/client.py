@@ -48,6 +48,7 @@ from bots.table import TableView, card_ids
 from daifugo.cards import format_card, mask_of, sorted_ids
 from daifugo.place import points_for
 from daifugo.plays import read_play
+from daifugo.view import answer_2011
 
 logger = logging.getLogger("bots")
 
@@ -306,7 +307,7 @@ class Bot:
         if self.hand is None:
             self.hand = mask_of(await self.get_hand())
         hand = self.hand
-        choice = self.strategy(hand, self.view.table, self.view.revolution)
+        choice = answer_2011(self.strategy, hand, self.view.table, self.view.revolution)
         cards = [] if choice is None else [format_card(c) for c in sorted_ids(choice)]
         retried = self.retried
         try:

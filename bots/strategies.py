@@ -1,8 +1,12 @@
-"""Sample players. A strategy maps what the bot sees to a play (a card mask) or a pass (None).
+"""Sample players, written once for every rule book. A strategy is a function of one
+:class:`~daifugo.view.View` (its hand, the table, the order in force, every legal move
+and, where the caller keeps one, its information set) that answers one of
+``view.moves``, or None for a pass.
 
-- ``random``: a random legal play, or a pass.
-- ``greedy``: the weakest legal play, keeping jokers and 2s for later.
+- ``random``: a random legal move, or a pass.
+- ``greedy``: the weakest legal move, keeping jokers and 2s for later.
 - ``shedder``: plays to empty its hand in few tricks (see its docstring).
+- ``stock``: the stock C client's choices (UECda's moves only).
 - ``montecarlo``: plays each legal move out on deals of the unseen cards and picks the
   one of most points on average (``daifugo.evaluate``). ``montecarlo@500``
   spends 500 playouts a decision, ``montecarlo@100ms`` 100 ms (not repeatable);
@@ -11,21 +15,17 @@
   (the arena, a UECda match's house seats, the UECda client), else only its hand and
   the table, from which it guesses the rest.
 
-One function, three places: a strategy runs unchanged in the arena
-(``python -m bots.arena``), over the wire (``python -m bots --strategy``) and, for the
-sample names, as a house bot the server plays itself. :func:`resolve` names them.
-
-The same play the ``uecda`` rules (``UECDA_STRATEGIES``, :func:`resolve_uecda`), with
-``stock`` besides (the stock C client's choices, ``uecda`` only):
-there a strategy sees a :class:`UecdaView`, whose ``moves`` are every move tndhms
-accepts now (the lock respected), and answers one of them or None (a pass). Before
-a game the rich give back their weakest cards, unless the strategy has a ``give``
-attribute ``give(hand, n) -> mask`` that says otherwise.
+One function, three places, two books: a strategy runs unchanged in the arena
+(``python -m bots.arena``), over either wire (``python -m bots --strategy``) and, for
+the sample names, as a house bot the server plays itself. :func:`resolve` names them.
+Before a UECda game the rich give back their weakest cards, unless the strategy has a
+``give`` attribute ``give(hand, n) -> mask`` that says otherwise (:func:`give`).
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 import math
 import os
 import random as _random
@@ -37,69 +37,55 @@ from dataclasses import dataclass
 from typing import Any
 
 from daifugo import evaluate as ev
-from daifugo import game as g
 from daifugo import uecda as u
-from daifugo.cards import DECK_MASK, INDEX_MASK, JOKER_MASK
+from daifugo.cards import JOKER_MASK
 from daifugo.infoset import InfoSet
-from daifugo.legal import legal_plays
 from daifugo.numbers import whole
-from daifugo.plays import Kind, Play
-from daifugo.rules import UECDA
-from daifugo.uecda_stock import in_combination, precious, stock_move, strength
+from daifugo.rules import UECDA_NAME
+from daifugo.uecda_stock import in_combination, stock_move
+from daifugo.view import BOOK_2011, NO_POLICY, Book, View
 
-Strategy = Callable[[int, "Play | None", bool], "int | None"]
-
-TWOS = INDEX_MASK[12]
-
-
-def _no_legal_action(hand: int) -> int:
-    """Nothing is legal (say, only a joker left to lead): any play is a miss."""
-    return hand
+#: A strategy: what a player answers on its turn (a move of ``view.moves``, or None: a pass).
+Strategy = Callable[[View], Any]
 
 
 def random_player(seed: int | None = None) -> Strategy:
+    """A random legal move, or a pass when the player follows."""
     rng = _random.Random(seed)
 
-    def choose(hand: int, table: Play | None, revolution: bool) -> int | None:
-        options = legal_plays(hand, table, revolution)
-        n = len(options) + (table is not None)
+    def choose(view: View) -> Any:
+        n = len(view.moves) + (view.table is not None)
         if n == 0:
-            return _no_legal_action(hand)
+            return None
         i = rng.randrange(n)
-        return None if i == len(options) else options[i].mask
+        return None if i == len(view.moves) else view.moves[i]
 
     return choose
 
 
-def _precious(play: Play) -> bool:
-    return bool(play.mask & (JOKER_MASK | TWOS))
-
-
-def _strongest(revolution: bool) -> int:
-    """Cards no hand may finish on: the jokers and the strongest number in force."""
-    return JOKER_MASK | (INDEX_MASK[0] if revolution else TWOS)
-
-
-def _not_stuck(hand: int, plays: list[Play], revolution: bool) -> list[Play]:
-    """The plays that do not leave only cards the hand may not finish on (else all of them)."""
-    stuck = _strongest(revolution)
-    ok = [p for p in plays if not (rest := hand & ~p.mask) or rest & ~stuck]
-    return ok or plays
+def _not_stuck(view: View, moves: Sequence[Any]) -> list[Any]:
+    """The moves that do not leave only cards the hand may not finish on (else all of them)."""
+    stuck = view.strongest
+    ok = [m for m in moves if not (rest := view.hand & ~view.cards(m)) or rest & ~stuck]
+    return ok or list(moves)
 
 
 def greedy_player(seed: int | None = None) -> Strategy:
-    def choose(hand: int, table: Play | None, revolution: bool) -> int | None:
-        options = legal_plays(hand, table, revolution)
+    """The weakest move, most cards first among equals, keeping the jokers and 2s for
+    later."""
+
+    def choose(view: View) -> Any:
+        options = view.moves
         if not options:
-            return None if table is not None else _no_legal_action(hand)
-        options = _not_stuck(hand, options, revolution)
-        cheap = [p for p in options if not _precious(p)]
+            return None
+        options = _not_stuck(view, options)
+        precious = view.book.jokers | view.book.twos
+        cheap = [m for m in options if not view.cards(m) & precious]
         if cheap:
             options = cheap
-        elif table is not None and hand.bit_count() > 3:
+        elif view.table is not None and view.hand.bit_count() > 3:
             return None  # keep jokers and 2s for the end
-        best = min(options, key=lambda p: (p.strength, -p.size))
-        return best.mask
+        return min(options, key=lambda m: (view.strength(m), -m.size))
 
     return choose
 
@@ -115,53 +101,58 @@ def shedder_player(seed: int | None = None) -> Strategy:
     it can avoid it: a lone joker or 2 is played before the last card.
     """
 
-    def structure_cost(hand: int, play: Play, revolution: bool) -> int:
+    def structure_cost(view: View, move: Any) -> int:
         """How many of the remaining hand's plays of two or more cards this play destroys."""
-        before = _multi_count(hand, revolution)
-        after = _multi_count(hand & ~play.mask, revolution)
-        return before - after
+        return _multi_count(view, view.hand) - _multi_count(view, view.hand & ~view.cards(move))
 
-    def choose(hand: int, table: Play | None, revolution: bool) -> int | None:
-        options = legal_plays(hand, table, revolution)
+    def choose(view: View) -> Any:
+        options = view.moves
         if not options:
-            return None if table is not None else _no_legal_action(hand)
+            return None
+        hand = view.hand
         n = hand.bit_count()
-        finishing = [p for p in options if p.mask == hand]
+        finishing = [m for m in options if view.cards(m) == hand]
         if finishing:
-            return finishing[0].mask
-        options = _not_stuck(hand, options, revolution)
-        strongest = _strongest(revolution)
-        if table is None:
+            return finishing[0]
+        options = _not_stuck(view, options)
+        strongest = view.strongest
+        if view.table is None:
             # two cards left with a precious one: lead the precious one now
             if n == 2 and hand & strongest:
-                lone = [p for p in options if p.size == 1 and p.mask & strongest]
+                lone = [m for m in options if m.size == 1 and view.cards(m) & strongest]
                 if lone:
-                    return lone[0].mask
-            cheap = [p for p in options if not p.mask & strongest] or options
+                    return lone[0]
+            cheap = [m for m in options if not view.cards(m) & strongest] or options
             return min(
                 cheap,
-                key=lambda p: (
-                    p.strength - 2 * p.size - (3 if p.kind == Kind.STAIR else 0),
-                    structure_cost(hand, p, revolution),
+                key=lambda m: (
+                    view.strength(m) - 2 * m.size - (3 if view.is_stair(m) else 0),
+                    structure_cost(view, m),
                 ),
-            ).mask
-        cheap = [p for p in options if not p.mask & strongest]
+            )
+        cheap = [m for m in options if not view.cards(m) & strongest]
         if not cheap:
             if n > 4:
                 return None
             cheap = options
-        return min(
-            cheap,
-            key=lambda p: (structure_cost(hand, p, revolution), p.strength, -p.size),
-        ).mask
+        return min(cheap, key=lambda m: (structure_cost(view, m), view.strength(m), -m.size))
 
     return choose
 
 
-def _multi_count(hand: int, revolution: bool) -> int:
-    return sum(
-        1 for p in legal_plays(hand, None, revolution) if p.size >= 2 and not p.mask & JOKER_MASK
-    )
+def _multi_count(view: View, hand: int) -> int:
+    jokers = view.book.jokers
+    return sum(1 for m in view.leads(hand) if m.size >= 2 and not view.cards(m) & jokers)
+
+
+def stock_player(seed: int | None = None) -> Strategy:
+    """The stock C client's choices (``daifugo.uecda_stock.stock_move``), UECda's moves
+    only; it gives back its weakest cards."""
+
+    def choose(view: View) -> Any:
+        return stock_move(view.hand, view.table, view.moves, view.revolution)
+
+    return choose
 
 
 #: The montecarlo strategy's budget by default: playouts a decision, shared by its moves.
@@ -222,18 +213,14 @@ def plausible(moves: Sequence[ev.Move], hand: int) -> list[ev.Move]:
 MONTECARLO_DEVIATE_Z = 1.0
 
 
-#: ``decide_by_playouts`` without a policy's move to fall back on.
-NO_DEFAULT: Any = object()
-
-
 def decide_by_playouts(
-    info: InfoSet, budget: Budget, seed: int, default: ev.Move = NO_DEFAULT
+    info: InfoSet, budget: Budget, seed: int, default: ev.Move = NO_POLICY
 ) -> ev.Move:
     """The move of most expected points in the information set, within the budget,
     among the :func:`plausible` ones; ``default`` (None: a pass), the move the playout
     policy would make, unless another is clearly better (:data:`MONTECARLO_DEVIATE_Z`)."""
     moves = plausible(ev.candidates(info), info.hand)
-    if default is not NO_DEFAULT and default not in moves:
+    if default is not NO_POLICY and default not in moves:
         moves.append(default)
     if len(moves) == 1:
         return moves[0]
@@ -244,7 +231,7 @@ def decide_by_playouts(
         deals = max(MONTECARLO_MIN_DEALS, budget.playouts // len(moves))
         found = ev.evaluate(info, deals, seed, among=moves)
     chosen = ev.best(found)
-    if default is NO_DEFAULT or chosen.move == default:
+    if default is NO_POLICY or chosen.move == default:
         return chosen.move
     fallback = next(c for c in found if c.move == default)
     if fallback.playouts < chosen.playouts:  # the race left it behind
@@ -253,196 +240,13 @@ def decide_by_playouts(
     return chosen.move if chosen.points - fallback.points > margin else default
 
 
-def _seat_counts(unseen: int, own: int, players: int = 5) -> list[int]:
-    """A guess of the others' hand counts when nobody said them: as many as the seat
-    holds, as far as the unseen cards go."""
-    each = min(max(own, 1), unseen.bit_count() // (players - 1))
-    return [own] + [each] * (players - 1)
-
-
-def guessed_2011(hand: int, table: Play | None, revolution: bool) -> InfoSet:
-    """An information set from a 2011 turn's view alone (hand, table, order): seat 0,
-    the others' counts guessed, every card not seen still in play."""
-    unseen = DECK_MASK & ~hand & ~(table.mask if table else 0)
-    counts = _seat_counts(unseen, hand.bit_count())
-    position = g.GameState(
-        game_no=1,
-        hands=(0,) * len(counts),
-        phase=g.TURN_OPEN,
-        turn=0,
-        table=table,
-        revolution=revolution,
-        last_player=-1 if table is None else 4,
-    )
-    return _with_counts(position, hand, unseen, counts)
-
-
-def _with_counts(position, hand: int, unseen: int, counts: list[int]) -> InfoSet:
-    """Seat 0's information set in a position of blank hands where the others hold
-    ``counts`` of the ``unseen`` cards."""
-    return InfoSet(0, hand, position, tuple(counts), unseen, (0,) * len(counts))
-
-
-def montecarlo_player(seed: int | None = None, budget: Budget | None = None) -> Strategy:
-    """Determinized Monte Carlo (see the module's docstring); ``info``, when the caller
-    passes it, is the seat's :class:`~daifugo.infoset.InfoSet`."""
-    rng = _random.Random(seed)
-    spend = budget or Budget()
-
-    def choose(
-        hand: int, table: Play | None, revolution: bool, info: InfoSet | None = None
-    ) -> int | None:
-        if info is None:
-            info = guessed_2011(hand, table, revolution)
-        return decide_by_playouts(info, spend, rng.getrandbits(32))
-
-    choose.wants_info = True  # type: ignore[attr-defined]
-    return choose
-
-
-STRATEGIES: dict[str, Callable[[int | None], Strategy]] = {
-    "random": random_player,
-    "greedy": greedy_player,
-    "shedder": shedder_player,
-    "montecarlo": montecarlo_player,
-}
-
-
-def _montecarlo_spec(spec: str) -> Budget | None:
-    """The budget of a ``montecarlo@…`` spec, None for any other spec."""
-    name, at, budget = spec.partition("@")
-    return Budget.parse(budget) if name == "montecarlo" and at else None
-
-
-def resolve(spec: str, seed: int | None = None) -> Strategy:
-    """The strategy a spec names: a sample name (made from its factory with ``seed``),
-    or ``module:function`` naming a strategy function importable from the current
-    directory (put on the path, as ``python -m`` does, for the installed commands too).
-
-    Raises ``ValueError`` with a reason a command line can show.
-    """
-    if spec in STRATEGIES:
-        return STRATEGIES[spec](seed)
-    budget = _montecarlo_spec(spec)
-    if budget is not None:
-        return montecarlo_player(seed, budget)
-    module_name, sep, attr = spec.partition(":")
-    if not sep or not module_name or not attr:
-        names = ", ".join(sorted(STRATEGIES))
-        raise ValueError(f"{spec!r}: a sample strategy ({names}) or module:function")
-    here = os.getcwd()
-    if here not in sys.path:  # a console script's path starts at its own directory
-        sys.path.insert(0, here)
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as e:
-        raise ValueError(f"{spec!r}: cannot import {module_name!r} ({e})") from None
-    function = getattr(module, attr, None)
-    if not callable(function):
-        raise ValueError(f"{spec!r}: {module_name} has no function {attr!r}")
-    return function
-
-
-# -- the uecda rules -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class UecdaView:
-    """What a player sees on its turn of a UECda game."""
-
-    hand: int  # card mask (the joker at bit 53)
-    stage: u.Move | None  # the play to beat; None: the player leads
-    revolution: bool  # lower beats higher now: a revolution, or an 11-back reversing it
-    locked: bool  # the trick is locked to the suits of ``stage``
-    moves: Sequence[u.Move]  # every move accepted now; a pass is always allowed
-    #: The player's information set, where the caller keeps one (the arena, the UECda
-    #: client: :mod:`bots.uecda_seen`); else None.
-    info: InfoSet | None = None
-
-
-UecdaStrategy = Callable[[UecdaView], "u.Move | None"]
-
-
-def uecda_random_player(seed: int | None = None) -> UecdaStrategy:
-    rng = _random.Random(seed)
-
-    def choose(view: UecdaView) -> u.Move | None:
-        n = len(view.moves) + (view.stage is not None)
-        if n == 0:
-            return None
-        i = rng.randrange(n)
-        return None if i == len(view.moves) else view.moves[i]
-
-    return choose
-
-
-def uecda_greedy_player(seed: int | None = None) -> UecdaStrategy:
-    """The weakest move, most cards first among equals, keeping the joker and the
-    strongest number for the end (as ``greedy``)."""
-
-    def choose(view: UecdaView) -> u.Move | None:
-        if not view.moves:
-            return None
-        cheap = [m for m in view.moves if not precious(m, view.revolution)]
-        if not cheap and view.stage is not None and view.hand.bit_count() > 3:
-            return None
-        return min(cheap or view.moves, key=lambda m: (strength(m, view.revolution), -m.size))
-
-    return choose
-
-
-def uecda_shedder_player(seed: int | None = None) -> UecdaStrategy:
-    """Most cards a move first (stairs and groups before singles), then the weakest;
-    spends the joker and the strongest number only with few cards left (as ``shedder``)."""
-
-    def choose(view: UecdaView) -> u.Move | None:
-        if not view.moves:
-            return None
-        finishing = [m for m in view.moves if m.cards == view.hand]
-        if finishing:
-            return finishing[0]
-        cheap = [m for m in view.moves if not precious(m, view.revolution)]
-        if not cheap:
-            if view.stage is not None and view.hand.bit_count() > 4:
-                return None
-            cheap = list(view.moves)
-        return min(cheap, key=lambda m: (-m.size, strength(m, view.revolution)))
-
-    return choose
-
-
-def uecda_stock_player(seed: int | None = None) -> UecdaStrategy:
-    """The stock C client's choices (``daifugo.uecda_stock.stock_move``); it gives
-    back its weakest cards."""
-
-    def choose(view: UecdaView) -> u.Move | None:
-        return stock_move(view.hand, view.stage, view.moves, view.revolution)
-
-    return choose
-
-
-def guessed_uecda(view: UecdaView) -> InfoSet:
-    """An information set from a UECda turn's view alone: player 0, seats in order,
-    the others' counts guessed, every card not seen still in play."""
-    hand = view.hand
-    unseen = u.DECK_MASK & ~hand & ~(view.stage.cards if view.stage else 0)
-    counts = _seat_counts(unseen, hand.bit_count())
-    position = u.opening(UECDA, (0,) * len(counts), *u.play_order(range(len(counts))), 0)
-    position.stage = view.stage
-    position.revolution = view.revolution  # an 11-back's reversal included: a guess for the trick
-    position.locked = view.locked
-    position.joker_single = view.stage is not None and view.stage.kind == u.JOKER_SINGLE
-    position.last_player = 0 if view.stage is None else 4
-    return _with_counts(position, hand, unseen, counts)
-
-
-#: The strongest column a rich player gives back while it has a loose card: the 10s.
+#: The strongest column a rich UECda player gives back while it has a loose card: the 10s.
 LOOSE_GIVE_TOP = 8
 
 
 def give_loose(hand: int, n: int) -> int:
-    """The ``n`` cards a rich player gives back, keeping its hand's shape: its weakest
-    cards up to the 10s that are in no pair or stair and are no 8 (which cuts a
+    """The ``n`` cards a rich UECda player gives back, keeping its hand's shape: its
+    weakest cards up to the 10s that are in no pair or stair and are no 8 (which cuts a
     trick), weakest first; then its weakest cards."""
     out = 0
     for cid in reversed(u.STRONG_ORDER):
@@ -457,42 +261,110 @@ def give_loose(hand: int, n: int) -> int:
     return out | u.weakest(hand & ~out, n)
 
 
-def uecda_montecarlo_player(seed: int | None = None, budget: Budget | None = None) -> UecdaStrategy:
-    """Determinized Monte Carlo on the uecda rules (as ``montecarlo``); in the exchange
-    it gives back its loose weak cards (:func:`give_loose`)."""
+def montecarlo_player(seed: int | None = None, budget: Budget | None = None) -> Strategy:
+    """Determinized Monte Carlo (see the module's docstring) over the view's information
+    set, or one guessed from the view. It keeps the book's playout policy's move (UECda:
+    the stock client's) unless another is clearly better; in UECda's exchange it gives
+    back its loose weak cards (:func:`give_loose`)."""
     rng = _random.Random(seed)
     spend = budget or Budget()
 
-    def choose(view: UecdaView) -> u.Move | None:
-        info = view.info or guessed_uecda(view)
-        default = stock_move(view.hand, view.stage, view.moves, view.revolution)
-        return decide_by_playouts(info, spend, rng.getrandbits(32), default)
+    def choose(view: View) -> Any:
+        default = view.book.policy_move(view)
+        return decide_by_playouts(view.info_set(), spend, rng.getrandbits(32), default)
 
+    choose.wants_info = True  # type: ignore[attr-defined]
     choose.give = give_loose  # type: ignore[attr-defined]
     return choose
 
 
-UECDA_STRATEGIES: dict[str, Callable[[int | None], UecdaStrategy]] = {
-    "random": uecda_random_player,
-    "greedy": uecda_greedy_player,
-    "shedder": uecda_shedder_player,
-    "stock": uecda_stock_player,
-    "montecarlo": uecda_montecarlo_player,
+STRATEGIES: dict[str, Callable[[int | None], Strategy]] = {
+    "random": random_player,
+    "greedy": greedy_player,
+    "shedder": shedder_player,
+    "stock": stock_player,
+    "montecarlo": montecarlo_player,
 }
+#: The samples whose moves exist under one book only, by name: the stock client's
+#: choices are made of UECda's moves.
+ONE_BOOK_ONLY: dict[str, str] = {"stock": UECDA_NAME}
 
 
-def uecda_give(strategy: UecdaStrategy, hand: int, n: int) -> int:
-    """The ``n`` cards a rich player gives back: its strategy's ``give``, else its weakest."""
-    give = getattr(strategy, "give", None)
-    return give(hand, n) if give is not None else u.weakest(hand, n)
+def names_for(book: Book) -> tuple[str, ...]:
+    """The sample strategies that play ``book``."""
+    return tuple(n for n in STRATEGIES if ONE_BOOK_ONLY.get(n, book.name) == book.name)
 
 
-def resolve_uecda(spec: str, seed: int | None = None) -> UecdaStrategy:
-    """The UECda strategy a spec names: a sample name, or ``module:function`` (as
-    :func:`resolve`, the function taking a :class:`UecdaView`)."""
-    if spec in UECDA_STRATEGIES:
-        return UECDA_STRATEGIES[spec](seed)
+def _montecarlo_spec(spec: str) -> Budget | None:
+    """The budget of a ``montecarlo@…`` spec, None for any other spec."""
+    name, at, budget = spec.partition("@")
+    return Budget.parse(budget) if name == "montecarlo" and at else None
+
+
+def _takes_the_2011_view(function: Callable) -> bool:
+    """The function is written to the 2011 client's first interface,
+    ``f(hand, table, revolution) -> card mask or None``."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    required = [p for p in parameters if p.kind in positional and p.default is p.empty]
+    return len(required) == 3
+
+
+def _of_the_2011_view(function: Callable) -> Strategy:
+    """A strategy of the first interface, as one of a view."""
+
+    def choose(view: View) -> Any:
+        return function(view.hand, view.table, view.revolution)
+
+    return choose
+
+
+def resolve(spec: str, seed: int | None = None, book: Book = BOOK_2011) -> Strategy:
+    """The strategy a spec names, to play ``book``: a sample name (made from its factory
+    with ``seed``), or ``module:function`` naming a strategy function importable from the
+    current directory (put on the path, as ``python -m`` does, for the installed commands
+    too). A function of one view plays every book; one of the 2011 client's first
+    interface, ``f(hand, table, revolution)``, the 2011 book only.
+
+    Raises ``ValueError`` with a reason a command line can show.
+    """
+    name = spec.partition("@")[0]
+    if ONE_BOOK_ONLY.get(name, book.name) != book.name:
+        raise ValueError(f"{spec!r} plays the {ONE_BOOK_ONLY[name]} rules only")
+    if spec in STRATEGIES:
+        return STRATEGIES[spec](seed)
     budget = _montecarlo_spec(spec)
     if budget is not None:
-        return uecda_montecarlo_player(seed, budget)
-    return resolve(spec, seed)
+        return montecarlo_player(seed, budget)
+    module_name, sep, attr = spec.partition(":")
+    if not sep or not module_name or not attr:
+        names = ", ".join(names_for(book))
+        raise ValueError(f"{spec!r}: a sample strategy ({names}) or module:function")
+    here = os.getcwd()
+    if here not in sys.path:  # a console script's path starts at its own directory
+        sys.path.insert(0, here)
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        raise ValueError(f"{spec!r}: cannot import {module_name!r} ({e})") from None
+    function = getattr(module, attr, None)
+    if not callable(function):
+        raise ValueError(f"{spec!r}: {module_name} has no function {attr!r}")
+    if not _takes_the_2011_view(function):
+        return function
+    if book is not BOOK_2011:
+        raise ValueError(
+            f"{spec!r} takes (hand, table, revolution), the 2011 client's first interface:"
+            f" to play the {book.name} rules, take one view (bots.strategies, View)"
+        )
+    return _of_the_2011_view(function)
+
+
+def give(strategy: Strategy, hand: int, n: int) -> int:
+    """The ``n`` cards a rich UECda player gives back: its strategy's ``give``, else its
+    weakest."""
+    give_back = getattr(strategy, "give", None)
+    return give_back(hand, n) if give_back is not None else u.weakest(hand, n)

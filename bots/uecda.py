@@ -4,7 +4,7 @@
 to tndhms or ``manage.py uecda_match``, sends the handshake naming its protocol
 (20070, the stock client's, or 20140: ``--protocol``), and plays until the server's
 game state says the match is over (2). On each of its turns the strategy sees a
-:class:`~bots.strategies.UecdaView` built from the tables: the hand from its turn
+:class:`~daifugo.view.View` built from the tables: the hand from its turn
 table, the play to beat from the last field table, the revolution, the 11-back and the
 lock from the turn table's flags, and the information set the tables add up to
 (:mod:`bots.uecda_seen`: what ``montecarlo`` plays out). The server does not say its
@@ -17,12 +17,13 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bots.strategies import UecdaStrategy, UecdaView, uecda_give
+from bots.strategies import Strategy, give
 from bots.uecda_seen import SeenGame, ranks_of
 from daifugo import uecda as u
 from daifugo import uecda_wire as w
 from daifugo.rules import UECDA, Rules
 from daifugo.uecda_legal import legal_moves
+from daifugo.view import BOOK_UECDA, view_uecda
 
 PORT = 42485
 
@@ -99,7 +100,7 @@ class UecdaClient:
         host: str,
         port: int,
         name: str,
-        strategy: UecdaStrategy,
+        strategy: Strategy,
         rules: Rules = UECDA,
         protocol: w.Protocol = w.PROTOCOL_20070,
     ):
@@ -161,9 +162,9 @@ class UecdaClient:
             self.summary.ranked(ranks[self.summary.player] + 1 if any(ranks) else None, self.rules)
             self._rank_pending = False
         seen = SeenGame(self.summary.player, self.rules, delivered)
-        give = delivered[w.FLAGS + 1]
-        if 0 < give < 100:
-            cards = uecda_give(self.strategy, hand_of(delivered), give)
+        n = delivered[w.FLAGS + 1]
+        if 0 < n < 100:  # the cards to give back
+            cards = give(self.strategy, hand_of(delivered), n)
             seen.gave(cards)
             table = [0] * w.CELLS
             w.put_cells(table, *w.hand_cells(cards))
@@ -181,7 +182,7 @@ class UecdaClient:
                     self.rules,
                 )
                 moves = legal_moves(view_game, 0)
-                view = UecdaView(
+                view = view_uecda(
                     view_game.hands[0],
                     seen.stage,
                     view_game.reversed_strength,
@@ -189,7 +190,7 @@ class UecdaClient:
                     moves,
                     seen.info(turn),
                 )
-                move = self.strategy(view)
+                move = BOOK_UECDA.answer(view, self.strategy(view))
                 self._send(writer, w.table_of_move(move))
                 self.summary.turns += 1
                 if await self._int(reader) == w.REJECTED and move is not None:
@@ -219,7 +220,7 @@ async def play_tables(
     host: str,
     port: int,
     name: str,
-    strategy: UecdaStrategy,
+    strategy: Strategy,
     played: Callable[[Summary], None],
     rules: Rules = UECDA,
     protocol: w.Protocol = w.PROTOCOL_20070,

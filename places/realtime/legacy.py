@@ -74,6 +74,7 @@ def frame_gap() -> float:
     3 games; at 20 ms, never in 3 runs; beside three test workers as well, 2 to 9 times)."""
     return settings.LEGACY_FRAME_GAP_SECONDS
 
+
 #: A socket owed more frames than this gets the older ones in one write, not paced.
 PACED_FRAMES = 64
 

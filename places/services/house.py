@@ -16,38 +16,38 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections import ChainMap
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from bots.strategies import STRATEGIES, UECDA_STRATEGIES
+from bots.strategies import ONE_BOOK_ONLY, STRATEGIES, names_for
 from daifugo import place as engine
-from daifugo.cards import DECK_MASK, format_card, sorted_ids
+from daifugo.cards import format_card, sorted_ids
 from daifugo.game import GameState
+from daifugo.view import BOOK_2011, Book, answer_2011
 from places import errors
 from places.models import HouseBot
 from places.services.accounts import check_unless_taken
 
 logger = logging.getLogger(__name__)
 
-#: The strategies a house user may be made for: a 2011 place's (``STRATEGIES``) or a UECda
-#: seat's (``UECDA_STRATEGIES``: ``stock``, tndhms's own client, plays the UECda rules
-#: alone). A place checks its house seats against its own rules' (:func:`check_strategy`).
-HOUSE_STRATEGIES: Mapping = ChainMap(STRATEGIES, UECDA_STRATEGIES)
-#: The strategies a house bot may play, by name (under some rules).
-STRATEGY_NAMES: tuple[str, ...] = tuple(sorted(HOUSE_STRATEGIES))
+#: The strategies a house bot may play, by name, under some book (``stock``, tndhms's own
+#: client, plays the UECda rules alone). A place checks its house seats against its own
+#: book's (:func:`check_strategy`).
+STRATEGY_NAMES: tuple[str, ...] = tuple(sorted(STRATEGIES))
 
 Action = Callable[[engine.PlaceState, int], tuple]
 
 
-def check_strategy(name: str, known: Mapping = STRATEGIES, kind: str = "house strategy") -> str:
-    """The name if it is a house strategy (of ``known``: a UECda seat's are
-    ``UECDA_STRATEGIES``), else ``UNKNOWN_STRATEGY``."""
+def check_strategy(name: str, book: Book | None = BOOK_2011, kind: str = "house strategy") -> str:
+    """The name if it is a house strategy that plays ``book`` (None: any book), else
+    ``UNKNOWN_STRATEGY``."""
+    known = tuple(STRATEGIES) if book is None else names_for(book)
     if name not in known:
-        other = " (it plays the uecda rules: rules=uecda)" if name in UECDA_STRATEGIES else ""
+        only = ONE_BOOK_ONLY.get(name)
+        other = f" (it plays the {only} rules: rules={only})" if only else ""
         raise errors.Refused(
             errors.UNKNOWN_STRATEGY,
             f"no {kind} {name[:40]!r}{other}: one of {', '.join(sorted(known))}",
@@ -80,11 +80,7 @@ def decide(strategy: str, game: GameState, seat: int, place_seed: str) -> HouseM
     """
     try:
         choose = STRATEGIES[strategy](turn_seed(place_seed, game.game_no, game.turn_no))
-        mask = choose(game.hands[seat], game.table, game.revolution)
-        if mask is not None and (
-            isinstance(mask, bool) or not isinstance(mask, int) or mask < 0 or mask & ~DECK_MASK
-        ):
-            raise TypeError(f"the strategy answered {mask!r}, not a card mask or None")
+        mask = answer_2011(choose, game.hands[seat], game.table, game.revolution)
     except Exception:
         logger.exception(
             "house strategy %r failed (game %s, turn %s, seat %s): a miss",
@@ -110,7 +106,7 @@ def make_house_user(name: str, strategy: str):
 
     A house user has no usable password: nobody logs in as it, over the API or the admin.
     """
-    check_strategy(strategy, HOUSE_STRATEGIES)
+    check_strategy(strategy, None)
     model = get_user_model()
     name = check_unless_taken(name)
     with transaction.atomic():
@@ -153,7 +149,7 @@ def house_users(strategy: str, count: int) -> list:
 
     A name taken by a user who is not a house bot of that strategy is passed over.
     """
-    check_strategy(strategy, HOUSE_STRATEGIES)
+    check_strategy(strategy, None)
     model = get_user_model()
     found = []
     no = 0

@@ -24,8 +24,8 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from bots.strategies import UECDA_STRATEGIES
 from daifugo.rules import UECDA_NAME, Rules
+from daifugo.view import BOOK_UECDA
 from places import errors
 from places.leases import DRIVER_ID, lease_length
 from places.models import Entrant, EntrantCode, HouseBot, JoinCode, Place, Player, Tournament
@@ -44,7 +44,7 @@ def new_code() -> str:
 
 def check_uecda_strategy(name: str) -> str:
     """The name if a UECda house seat can play it, else ``UNKNOWN_STRATEGY``."""
-    return check_strategy(name, UECDA_STRATEGIES, "UECda house strategy")
+    return check_strategy(name, BOOK_UECDA, "UECda house strategy")
 
 
 def give_codes(place: Place) -> dict[int, str]:

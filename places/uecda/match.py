@@ -28,7 +28,7 @@ import socket
 import time
 from collections.abc import Awaitable, Callable, Collection, Sequence
 
-from bots.strategies import UecdaStrategy, UecdaView, uecda_give
+from bots.strategies import Strategy, give
 from daifugo import uecda as u
 from daifugo import uecda_wire as w
 from daifugo.deal import drawn_ranks, game_rng
@@ -37,6 +37,7 @@ from daifugo.rules import UECDA, Rules
 from daifugo.uecda_legal import legal_moves
 from daifugo.uecda_log import Handover, LoggedGame, Refereed, Submission, TndhmsLog
 from daifugo.uecda_record import record_of_logged
+from daifugo.view import BOOK_UECDA, view_uecda
 from places.leases import lease_seconds
 from places.locked import retried
 from places.realtime import broadcast
@@ -286,20 +287,20 @@ class HouseSeat:
 
     alive = True
 
-    def __init__(self, name: str, strategy: UecdaStrategy):
+    def __init__(self, name: str, strategy: Strategy):
         self.name = name
         self.strategy = strategy
 
     def answer(self, g: u.UecdaGame, p: int, info: InfoSet | None = None) -> u.Move:
-        view = UecdaView(
+        view = view_uecda(
             g.hands[p], g.stage, g.reversed_strength, g.locked, legal_moves(g, p), info
         )
         try:
-            move = self.strategy(view)
+            move = BOOK_UECDA.answer(view, self.strategy(view))
         except Exception:  # a strategy's bug passes, as a dead client does
             log.exception("house strategy %r failed", self.name)
             return PASS_MOVE
-        return move if isinstance(move, u.Move) else PASS_MOVE
+        return PASS_MOVE if move is None else move
 
 
 Seat = Connection | HouseSeat
@@ -521,7 +522,7 @@ async def play_match(
                 rich = given.index(i + 1)
                 s = seats[rich]
                 if isinstance(s, HouseSeat):
-                    choices[i] = uecda_give(s.strategy, shown[rich], n)
+                    choices[i] = give(s.strategy, shown[rich], n)
                 else:
                     data = await clock.read(s, rich)  # late: the strongest, as tndhms
                     if data is not None:
@@ -817,13 +818,13 @@ async def serve_match(
     ``poll_seconds``: how long a read polls before it sleeps (:meth:`Connection._wait`:
     a drop-in has the machine to itself, and its clients are often quick); ``rules``: the
     ``uecda`` variant played (tndhms's cfg, ``uecda_match --config``)."""
-    from bots.strategies import resolve_uecda
+    from bots.strategies import resolve
     from places.realtime import db_thread
     from places.services.uecda import abort_orphaned_matches, check_clock, open_match
 
     check_clock(move_seconds, bank_seconds)
     await db_thread.run(retried, abort_orphaned_matches)
-    house_seats = [HouseSeat(f"house-{name}", resolve_uecda(name)) for name in house]
+    house_seats = [HouseSeat(f"house-{name}", resolve(name, None, BOOK_UECDA)) for name in house]
     listener = Listener(handshake_window)
     bound = await listener.start(host, port)
     if ready is not None:

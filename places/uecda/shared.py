@@ -60,9 +60,10 @@ import logging
 import socket
 from dataclasses import dataclass, field
 
-from bots.strategies import resolve_uecda
+from bots.strategies import resolve
 from daifugo import uecda as u
 from daifugo import uecda_wire as w
+from daifugo.view import BOOK_UECDA
 from places import errors
 from places.locked import retried
 from places.reads.join_codes import NoSeatNow, ended_among, seat_of_code
@@ -434,7 +435,9 @@ class SharedListener:
                 return
             seats: list[Seat] = [
                 conns.get(p)
-                or HouseSeat(plan.names[p], resolve_uecda(plan.house[p], house_seed(plan.seed, p)))
+                or HouseSeat(
+                    plan.names[p], resolve(plan.house[p], house_seed(plan.seed, p), BOOK_UECDA)
+                )
                 for p in range(u.PLAYERS)
             ]
             log.info("UECda place %d: its match starts (%d games)", place_id, plan.game_count)

@@ -10,7 +10,9 @@ import pytest
 from bots import __main__ as bots_cli
 from bots.arena import Run, entrant_names, main, standings
 from bots.stats import mean_interval
-from bots.strategies import STRATEGIES, resolve
+from bots.strategies import ONE_BOOK_ONLY, STRATEGIES, resolve
+from daifugo.rules import DAIHINMIN_2011_NAME, UECDA_NAME
+from daifugo.view import BOOK_UECDA
 
 SAMPLES = ["greedy", "shedder", "random", "random", "greedy"]
 
@@ -30,6 +32,9 @@ def my_module(tmp_path, monkeypatch):
 
             def crash(hand, table, revolution):
                 raise RuntimeError("my bug")
+
+            def weakest(view):
+                return min(view.moves, key=view.strength) if view.moves else None
 
             not_a_function = 3
             """
@@ -66,13 +71,26 @@ def test_a_spec_given_twice_is_two_entrants():
     assert entrant_names(SAMPLES) == ["greedy", "shedder", "random", "random#2", "greedy#2"]
 
 
-def test_a_module_function_is_the_strategy_itself(my_module):
+def test_a_module_function_of_one_view_is_the_strategy_itself_under_both_books(my_module):
     import mybot
 
-    assert resolve("mybot:play") is mybot.play
+    assert resolve("mybot:weakest") is mybot.weakest
+    assert resolve("mybot:weakest", 0, BOOK_UECDA) is mybot.weakest
+    for rules in (DAIHINMIN_2011_NAME, UECDA_NAME):
+        entrants = Run(["mybot:weakest", *SAMPLES[1:]], 10, 3, 10, rules).play()
+        assert entrants[0].games == 10 and entrants[0].failures == 0
+
+
+def test_a_function_of_the_first_2011_interface_plays_the_2011_book_alone(my_module):
+    """``f(hand, table, revolution) -> mask``, the client's first interface, still plays
+    2011; under UECda's book it is refused with a reason, not a ``TypeError`` mid-game."""
+    import mybot
+
     entrants = Run(["mybot:play", *SAMPLES[1:]], games=10, seed=3, games_per_place=10).play()
     assert mybot.calls > 0
-    assert entrants[0].games == 10
+    assert entrants[0].games == 10 and entrants[0].failures == 0
+    with pytest.raises(ValueError, match=r"the 2011 client's first interface.*one view"):
+        resolve("mybot:play", 0, BOOK_UECDA)
 
 
 @pytest.mark.parametrize(
@@ -106,8 +124,8 @@ def test_the_wire_bot_takes_the_same_specs(my_module, monkeypatch):
     monkeypatch.setattr(bots_cli, "run", lambda coroutine: coroutine.close())
     import mybot
 
-    bots_cli.main(["--place", "1", "--name", "a", "--password", "p", "--strategy", "mybot:play"])
-    assert made["strategy"] is mybot.play
+    bots_cli.main(["--place", "1", "--name", "a", "--password", "p", "--strategy", "mybot:weakest"])
+    assert made["strategy"] is mybot.weakest
     with pytest.raises(SystemExit):
         bots_cli.main(["--place", "1", "--name", "a", "--password", "p", "--strategy", "nosuch"])
 
@@ -154,9 +172,14 @@ def test_the_interval_of_a_known_sample():
     assert mean_interval([3]).low == mean_interval([3]).high == 3
 
 
-def test_every_sample_strategy_is_resolved_by_name():
+def test_every_sample_strategy_is_resolved_by_name_under_the_books_its_moves_exist_in():
     for name in STRATEGIES:
-        assert callable(resolve(name, 1))
+        assert callable(resolve(name, 1, BOOK_UECDA))
+        if name in ONE_BOOK_ONLY:
+            with pytest.raises(ValueError, match="plays the uecda rules only"):
+                resolve(name, 1)
+        else:
+            assert callable(resolve(name, 1))
 
 
 def test_the_standings_say_why_an_entrant_missed(my_module, tmp_path):

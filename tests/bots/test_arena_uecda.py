@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from bots.arena import Run, main, play_uecda_place
-from bots.strategies import UECDA_STRATEGIES, UecdaView, resolve_uecda, uecda_give
+from bots.strategies import give, names_for, resolve
 from daifugo import uecda as u
 from daifugo.rules import UECDA, UECDA_NAME
+from daifugo.view import BOOK_UECDA, View
 
 SAMPLES = ["greedy", "shedder", "random", "random", "greedy"]
 
@@ -15,7 +16,7 @@ SAMPLES = ["greedy", "shedder", "random", "random", "greedy"]
 def watched(strategy, seen: list):
     """The strategy, noting each view it was shown and what it answered."""
 
-    def choose(view: UecdaView):
+    def choose(view: View):
         answer = strategy(view)
         seen.append((view, answer))
         return answer
@@ -25,13 +26,13 @@ def watched(strategy, seen: list):
 
 #: The cheap samples play 30 games here; montecarlo, slower, is held to the same in
 #: tests/bots/test_montecarlo.py over fewer games.
-CHEAP = sorted(set(UECDA_STRATEGIES) - {"montecarlo"})
+CHEAP = sorted(set(names_for(BOOK_UECDA)) - {"montecarlo"})
 
 
 @pytest.mark.parametrize("name", CHEAP)
 def test_each_sample_answers_only_moves_tndhms_accepts_and_respects_the_lock(name):
     seen: list = []
-    strategies = [watched(resolve_uecda(name, i), seen) for i in range(5)]
+    strategies = [watched(resolve(name, i, BOOK_UECDA), seen) for i in range(5)]
     ranks: list = []
     rejected = play_uecda_place(strategies, 30, "lock", ranks.append, pytest.fail)
     assert len(ranks) == 30 and all(sorted(r) == [1, 2, 3, 4, 5] for r in ranks)
@@ -46,19 +47,19 @@ def test_each_sample_answers_only_moves_tndhms_accepts_and_respects_the_lock(nam
 
 def test_the_rich_give_their_weakest_cards_unless_the_strategy_says_otherwise():
     hand = u.parse_hand("S3H3D9SAJ3")  # ♠3 ♥3 ♦9 ♠A and the joker
-    greedy = resolve_uecda("greedy", 0)
-    assert uecda_give(greedy, hand, 2) == u.weakest(hand, 2)
+    greedy = resolve("greedy", 0, BOOK_UECDA)
+    assert give(greedy, hand, 2) == u.weakest(hand, 2)
     asked: list = []
 
     def generous(view):
         return greedy(view)
 
-    def give(hand: int, n: int) -> int:
+    def strongest(hand: int, n: int) -> int:
         asked.append(n)
         return u.strongest(hand, n)
 
-    generous.give = give
-    assert uecda_give(generous, hand, 1) == u.strongest(hand, 1)
+    generous.give = strongest
+    assert give(generous, hand, 1) == u.strongest(hand, 1)
     asked.clear()
     strategies = [generous] * 5
     play_uecda_place(strategies, 3, "give", lambda ranks: None, pytest.fail)

@@ -9,14 +9,12 @@ from bots.arena import Run, play_place, play_uecda_place
 from bots.strategies import (
     MONTECARLO_WIDE,
     STRATEGIES,
-    UECDA_STRATEGIES,
     Budget,
-    UecdaView,
     decide_by_playouts,
     give_loose,
+    names_for,
     plausible,
     resolve,
-    resolve_uecda,
 )
 from daifugo import evaluate as ev
 from daifugo import uecda as u
@@ -24,14 +22,15 @@ from daifugo.infoset import observe
 from daifugo.legal import legal_plays
 from daifugo.rules import UECDA, UECDA_NAME
 from daifugo.uecda_legal import leads
+from daifugo.view import BOOK_2011, BOOK_UECDA, View, answer_2011, view_uecda
 from tests.daifugo.test_evaluate import midgame_uecda
 
 FAST = "montecarlo@40"  # 40 playouts a decision: repeatable, quick
 
 
 def test_montecarlo_is_a_house_strategy_of_both_profiles_with_a_budget() -> None:
-    assert "montecarlo" in STRATEGIES and "montecarlo" in UECDA_STRATEGIES
-    assert callable(resolve(FAST, 1)) and callable(resolve_uecda("montecarlo@50ms", 1))
+    assert "montecarlo" in STRATEGIES and "montecarlo" in names_for(BOOK_UECDA)
+    assert callable(resolve(FAST, 1)) and callable(resolve("montecarlo@50ms", 1, BOOK_UECDA))
     assert Budget.parse("500") == Budget(playouts=500)
     assert Budget.parse("100ms") == Budget(ms=100.0)
     for bad in ("0", "-3", "fast", "ms", "0ms"):
@@ -41,14 +40,14 @@ def test_montecarlo_is_a_house_strategy_of_both_profiles_with_a_budget() -> None
 
 def test_it_answers_only_moves_tndhms_accepts_and_respects_the_lock() -> None:
     seen: list = []
-    mc = resolve_uecda(FAST, 3)
+    mc = resolve(FAST, 3, BOOK_UECDA)
 
-    def watched(view: UecdaView):
+    def watched(view: View):
         answer = mc(view)
         seen.append((view, answer))
         return answer
 
-    strategies = [watched, *(resolve_uecda("random", i) for i in range(4))]
+    strategies = [watched, *(resolve("random", i, BOOK_UECDA) for i in range(4))]
     ranks: list = []
     rejected = play_uecda_place(strategies, 4, "mc-legal", ranks.append, pytest.fail)
     assert len(ranks) == 4 and rejected[0].total() == 0
@@ -63,9 +62,9 @@ def test_it_plays_legal_2011_moves_and_misses_only_with_nothing_legal() -> None:
     mc = resolve(FAST, 5)
     calls: list = []
 
-    def watched(hand, table, revolution, info=None):
-        answer = mc(hand, table, revolution, info=info)
-        calls.append((hand, table, revolution, info, answer))
+    def watched(view: View):
+        answer = BOOK_2011.answer(view, mc(view))
+        calls.append((view.hand, view.table, view.revolution, view.info, answer))
         return answer
 
     watched.wants_info = True  # type: ignore[attr-defined]
@@ -85,13 +84,14 @@ def test_it_plays_legal_2011_moves_and_misses_only_with_nothing_legal() -> None:
 
 
 def test_without_an_information_set_it_guesses_one_and_still_plays_legally() -> None:
-    mc = resolve_uecda(FAST, 2)
+    mc = resolve(FAST, 2, BOOK_UECDA)
     hand = u.parse_hand("S3H3D9SAJ3")
     stage = u.move_of_text("C5")
-    view = UecdaView(hand, stage, False, False, [u.move_of_text("D9"), u.move_of_text("SA")])
+    view = view_uecda(hand, stage, False, False, [u.move_of_text("D9"), u.move_of_text("SA")])
     assert mc(view) in (None, *view.moves)
     mc2011 = resolve(FAST, 2)
-    assert mc2011(1 << 3 | 1 << 20, None, False) in (1 << 3, 1 << 20)  # ♠3, ♥7
+    hand = 1 << 3 | 1 << 20  # ♠3, ♥7
+    assert answer_2011(mc2011, hand, None, False) in (1 << 3, 1 << 20)
 
 
 @pytest.mark.parametrize("rules", ["daihinmin-2011", UECDA_NAME])
@@ -109,7 +109,7 @@ def cards(*cells: tuple[int, int]) -> int:
 
 
 def test_a_rich_montecarlo_gives_back_loose_weak_cards_and_keeps_its_shape() -> None:
-    give = resolve_uecda(FAST, 1).give  # type: ignore[attr-defined]
+    give = resolve(FAST, 1, BOOK_UECDA).give  # type: ignore[attr-defined]
     assert give is give_loose
     pair_of_3s = cards((0, 1), (1, 1))
     stair = cards((2, 3), (2, 4), (2, 5))  # ♦5 ♦6 ♦7

@@ -13,13 +13,14 @@ import random
 
 import pytest
 
-from bots.strategies import UecdaView, resolve_uecda
+from bots.strategies import resolve
 from bots.uecda_seen import SeenGame
 from daifugo import uecda as u
 from daifugo import uecda_wire as w
 from daifugo.infoset import InfoSet, exchange_seen, observe
 from daifugo.rules import UECDA, Rules, rules_named
 from daifugo.uecda_legal import legal_moves
+from daifugo.view import BOOK_UECDA, view_uecda
 
 #: The public position's fields the evaluator plays out from.
 FIELDS = (
@@ -40,7 +41,7 @@ def play_match(seed: int, games: int, players: str, rules: Rules = UECDA) -> tup
     """Play ``games`` games, checking every turn; how many turns, how many had known cards."""
     rng = random.Random(seed)
     match = u.UecdaMatch(rules)
-    strategies = [resolve_uecda(name, seed * 5 + p) for p, name in enumerate(players.split())]
+    strategies = [resolve(name, seed * 5 + p, BOOK_UECDA) for p, name in enumerate(players.split())]
     turns = with_known = 0
     for _ in range(games):
         deal = u.deal_game(match, rng)
@@ -78,7 +79,7 @@ def play_match(seed: int, games: int, players: str, rules: Rules = UECDA) -> tup
             _same(info, observe(g, p, played, given[p]))
             turns += 1
             with_known += any(info.known)
-            view = UecdaView(
+            view = view_uecda(
                 g.hands[p], g.stage, g.reversed_strength, g.locked, legal_moves(g, p), info
             )
             move = strategies[p](view)

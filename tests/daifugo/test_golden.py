@@ -17,6 +17,7 @@ from daifugo import place as pl
 from daifugo.cards import DECK_MASK
 from daifugo.deal import game_rng
 from daifugo.legal import legal_plays
+from daifugo.view import answer_2011
 
 #: sha256 of every event, result and state of :func:`play_all`, from the engine at 0d55534.
 GOLDEN = "31ff82589dca038fb37cc5d7e19c2c9187b876a56f5a9265d94c45a9ad2b3ae4"
@@ -66,7 +67,7 @@ def play_all(places: int = 12, games: int = 12) -> str:
                 elif roll < 0.03:  # written cards, a pass on a lead among them
                     state, result, events = pl.act(state, seat, ())
                 elif roll < 0.5:
-                    choice = samples[seat](hand, game.table, game.revolution)
+                    choice = answer_2011(samples[seat], hand, game.table, game.revolution)
                     state, result, events = (
                         pl.act(state, seat, ())
                         if choice is None

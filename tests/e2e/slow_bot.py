@@ -11,6 +11,6 @@ THINK_SECONDS = 0.4
 _greedy = greedy_player()
 
 
-def thinker(hand, table, revolution):
+def thinker(view):
     time.sleep(THINK_SECONDS)
-    return _greedy(hand, table, revolution)
+    return _greedy(view)

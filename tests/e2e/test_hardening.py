@@ -138,7 +138,9 @@ GAMES_AT_FULL_SPEED = 30
 async def test_five_bots_at_full_speed_meet_no_limit(server, transport):
     """None of the limits (api/rate.py's per-session one included, at its default) touches a
     well-behaved bot: five bots as fast as they can through a 30-game place at pace 0."""
-    place_id = create_place(server, games=GAMES_AT_FULL_SPEED, pace="0", timeout="10", seed="limits")
+    place_id = create_place(
+        server, games=GAMES_AT_FULL_SPEED, pace="0", timeout="10", seed="limits"
+    )
     events: list[dict] = []
     done, ready = asyncio.Event(), asyncio.Event()
     watcher = asyncio.ensure_future(watch(server.ws_url, place_id, events, done, ready))

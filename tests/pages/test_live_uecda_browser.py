@@ -21,8 +21,9 @@ import httpx
 import pytest
 import websockets
 
-from bots.strategies import UecdaView, resolve_uecda
+from bots.strategies import resolve
 from bots.uecda import UecdaClient
+from daifugo.view import BOOK_UECDA, View
 from harness.server import ROOT, Server, free_port
 from tests.e2e.marks import NEEDS_REDIS
 from tests.pages.browser import VIEWPORT, require_chromium, shot, watch_errors
@@ -51,7 +52,7 @@ class Hold:
         self.released = [threading.Event() for _ in whens]
 
     def wrap(self, strategy):
-        def choose(view: UecdaView):
+        def choose(view: View):
             if self.at < len(self.whens) and self.whens[self.at](view):
                 stop, self.at = self.at, self.at + 1
                 self.reached[stop].set()
@@ -79,7 +80,7 @@ class Match:
         names = ["ann", "bea", "cy", "dee", "eve"]
         kinds = ["shedder", "greedy", "shedder", "random", "shedder"]
         self.clients = [
-            UecdaClient("127.0.0.1", port, n, hold.wrap(resolve_uecda(k, i)))
+            UecdaClient("127.0.0.1", port, n, hold.wrap(resolve(k, i, BOOK_UECDA)))
             for i, (n, k) in enumerate(zip(names, kinds, strict=True))
         ]
         self.thread = threading.Thread(target=self._play, daemon=True)

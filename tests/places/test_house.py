@@ -14,6 +14,7 @@ from bots.strategies import STRATEGIES, greedy_player
 from daifugo.cards import format_card, sorted_ids
 from daifugo.record_schema import schema_errors
 from daifugo.replay import Replayed, replay_records
+from daifugo.view import answer_2011
 from places import errors, services
 from places.models import HouseBot, Place, PlaceEvent, Turn
 from places.reads import records, seats
@@ -81,7 +82,7 @@ def test_the_house_plays_on_within_a_players_post_until_the_player_must_act_agai
         # after each change only alice can be waited for: the house never leaves a turn open
         assert state.needs_action and state.game.turn == alice.no
         hand = state.game.hands[alice.no]
-        choice = greedy_player()(hand, state.game.table, state.game.revolution)
+        choice = answer_2011(greedy_player(), hand, state.game.table, state.game.revolution)
         cards = [] if choice is None else [format_card(c) for c in sorted_ids(choice)]
         services.post_cards(place.id, alice.user_id, cards)
     assert place.state == Place.State.FINISHED
@@ -121,7 +122,7 @@ def test_a_step_that_is_not_yet_due_moves_nothing():
 
 def test_a_strategy_that_raises_is_a_miss_for_its_seat_and_the_place_goes_on(monkeypatch, caplog):
     def broken(seed=None):
-        def choose(hand, table, revolution):
+        def choose(view):
             raise RuntimeError("the strategy fell over")
 
         return choose
@@ -141,7 +142,7 @@ def test_a_strategy_that_raises_is_a_miss_for_its_seat_and_the_place_goes_on(mon
 
 @pytest.mark.parametrize("answer", ["2-3", 1.5, -1, 1 << 60, True])
 def test_a_strategy_that_answers_no_card_mask_is_a_miss(monkeypatch, caplog, answer):
-    monkeypatch.setitem(STRATEGIES, "odd", lambda seed=None: lambda hand, table, rev: answer)
+    monkeypatch.setitem(STRATEGIES, "odd", lambda seed=None: lambda view: answer)
     place = house_place(["odd", "greedy", "greedy", "greedy", "greedy"], games=1)
     with caplog.at_level(logging.ERROR, logger="places.services.house"):
         services.start_place(place.id)
@@ -151,9 +152,7 @@ def test_a_strategy_that_answers_no_card_mask_is_a_miss(monkeypatch, caplog, ans
 
 
 def test_a_strategy_that_plays_cards_it_does_not_hold_misses_as_a_player_would(monkeypatch):
-    monkeypatch.setitem(
-        STRATEGIES, "cheat", lambda seed=None: lambda hand, table, rev: (1 << 54) | (1 << 53)
-    )
+    monkeypatch.setitem(STRATEGIES, "cheat", lambda seed=None: lambda view: (1 << 54) | (1 << 53))
     place = house_place(["greedy", "cheat", "greedy", "greedy", "greedy"], games=1)
     services.start_place(place.id)
     cheat = [t for t in turns(place) if t.player.seat == 1]
@@ -228,7 +227,7 @@ def test_the_records_of_a_house_place_are_complete_replays_of_it(monkeypatch):
     """What the house wrote is in the record: every game replays through the engine."""
 
     def broken(seed=None):
-        def choose(hand, table, revolution):
+        def choose(view):
             raise RuntimeError("no answer")
 
         return choose

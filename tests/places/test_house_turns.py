@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from bots.strategies import STRATEGIES, Budget, greedy_player, montecarlo_player
 from daifugo.cards import format_card, sorted_ids
+from daifugo.view import answer_2011
 from places import dealer, services
 from places.models import Place, Turn
 from places.reads import seats
@@ -195,7 +196,8 @@ def test_a_post_is_answered_though_the_house_play_after_it_fails_and_the_dealer_
         raise OperationalError("the server closed the connection")
 
     monkeypatch.setattr(change, "_apply_house_move", gone)  # the house's move, after the post
-    choice = greedy_player()(state.game.hands[alice.no], state.game.table, state.game.revolution)
+    game = state.game
+    choice = answer_2011(greedy_player(), game.hands[alice.no], game.table, game.revolution)
     cards = [] if choice is None else [format_card(c) for c in sorted_ids(choice)]
     with caplog.at_level(logging.ERROR, logger="places.services.change"):
         result = services.post_cards(place.id, alice.user_id, cards)

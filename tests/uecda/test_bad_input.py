@@ -14,10 +14,11 @@ import threading
 import pytest
 from asgiref.sync import sync_to_async
 
-from bots.strategies import resolve_uecda
+from bots.strategies import resolve
 from bots.uecda import UecdaClient, UecdaProtocolError
 from daifugo import uecda as u
 from daifugo import uecda_wire as w
+from daifugo.view import BOOK_UECDA
 from places.models import Game
 from places.uecda import match as m
 from tests.uecda.test_match import check_stored, moves_of, serve
@@ -143,7 +144,9 @@ async def test_the_client_stops_at_a_20140_message_that_is_no_table():
 
     tcp = await asyncio.start_server(server, "127.0.0.1", 0)
     port = tcp.sockets[0].getsockname()[1]
-    client = UecdaClient("127.0.0.1", port, "x", resolve_uecda("greedy"), protocol=w.PROTOCOL_20140)
+    client = UecdaClient(
+        "127.0.0.1", port, "x", resolve("greedy", None, BOOK_UECDA), protocol=w.PROTOCOL_20140
+    )
     async with tcp:
         with pytest.raises(UecdaProtocolError, match="joker's cell 254"):
             await asyncio.wait_for(client.run(), 10)
@@ -176,7 +179,7 @@ async def test_tables_a_byte_at_a_time_are_read_whole(close_thread_connections):
 
     await dribble(w.encode(w.handshake("slow")))
     assert w.decode_int(await r.readexactly(4)) == 0
-    greedy = resolve_uecda("greedy")
+    greedy = resolve("greedy", None, BOOK_UECDA)
     sent: list[str] = []
     client = UecdaClient("127.0.0.1", port, "slow", greedy)
 
@@ -256,7 +259,7 @@ async def test_a_thousand_silent_connections_change_nothing_in_a_match(close_thr
             except OSError:  # the match began: the port is closed
                 break
         assert w.decode_int(await r.readexactly(4)) == 0
-        greedy = UecdaClient("127.0.0.1", port, "bot", resolve_uecda("greedy"))
+        greedy = UecdaClient("127.0.0.1", port, "bot", resolve("greedy", None, BOOK_UECDA))
         while await asyncio.wait_for(greedy._game(r, wr), 60):
             pass
         wr.close()

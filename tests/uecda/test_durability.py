@@ -13,8 +13,9 @@ import time
 
 import pytest
 
-from bots.strategies import resolve_uecda
+from bots.strategies import resolve
 from bots.uecda import UecdaClient
+from daifugo.view import BOOK_UECDA
 from harness.server import ROOT, Server, free_port
 
 pytestmark = pytest.mark.e2e
@@ -58,7 +59,10 @@ def test_a_match_killed_mid_way_keeps_every_game_its_clients_saw_end(tmp_path):
          "--host", "127.0.0.1", "--seed", "kill"],
         cwd=ROOT, env=server.env, stdout=subprocess.DEVNULL, stderr=log.open("w"),
     )  # fmt: skip
-    clients = [UecdaClient("127.0.0.1", port, f"bot{i}", resolve_uecda("greedy")) for i in range(5)]
+    clients = [
+        UecdaClient("127.0.0.1", port, f"bot{i}", resolve("greedy", None, BOOK_UECDA))
+        for i in range(5)
+    ]
 
     async def play() -> None:
         while "listening on" not in log.read_text():  # a probe connection would take a seat

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from functools import reduce
 
-from bots.strategies import resolve_uecda
+from bots.strategies import resolve
 from daifugo import uecda as u
 from daifugo.infoset import InfoSet
+from daifugo.view import BOOK_UECDA
 from places.uecda.match import HouseSeat, play_match
 
 
@@ -17,7 +18,7 @@ class WatchedSeat(HouseSeat):
     """A house seat that keeps each game it was asked in, with the set it was given."""
 
     def __init__(self, name: str, seed: int):
-        super().__init__(name, resolve_uecda("stock", seed))
+        super().__init__(name, resolve("stock", seed, BOOK_UECDA))
         self.asked: list[tuple[u.UecdaGame, int, InfoSet | None]] = []
 
     def answer(self, g: u.UecdaGame, p: int, info: InfoSet | None = None) -> u.Move:

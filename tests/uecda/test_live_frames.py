@@ -11,9 +11,10 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import InMemoryChannelLayer
 
-from bots.strategies import resolve_uecda
+from bots.strategies import resolve
 from bots.uecda import UecdaClient
 from daifugo import uecda as u
+from daifugo.view import BOOK_UECDA
 from places.presentation.replay_uecda import positions
 from places.reads.records import place_records
 from places.realtime import broadcast
@@ -82,7 +83,7 @@ async def test_a_match_over_tcp_sends_frames_that_replay_to_its_records(
 ):
     task, port = await serve(8, seed="frames", house=["shedder", "random"])
     clients = [
-        UecdaClient("127.0.0.1", port, name, resolve_uecda("greedy"))
+        UecdaClient("127.0.0.1", port, name, resolve("greedy", None, BOOK_UECDA))
         for name in ("ann", "bea", "cy")
     ]
     await asyncio.wait_for(asyncio.gather(*(c.run() for c in clients)), 120)

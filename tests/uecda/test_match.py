@@ -17,12 +17,13 @@ from asgiref.sync import sync_to_async
 from django.core.management import call_command
 from django.db import OperationalError, connections
 
-from bots.strategies import UecdaView, resolve_uecda
+from bots.strategies import resolve
 from bots.uecda import Summary, UecdaClient
 from daifugo import uecda as u
 from daifugo import uecda_wire as w
 from daifugo.record_schema import schema_errors
 from daifugo.uecda_record import replay_records
+from daifugo.view import BOOK_UECDA, View
 from places import locked
 from places.models import Game, Place, Rank
 from places.reads.records import place_records
@@ -71,7 +72,8 @@ async def test_five_project_clients_play_a_match_whose_records_replay(close_thre
     task, port = await serve(12, seed="five")
     names = ["greedy", "shedder", "random", "greedy2", "shedder2"]
     clients = [
-        UecdaClient("127.0.0.1", port, name, resolve_uecda(name.rstrip("2"), 1)) for name in names
+        UecdaClient("127.0.0.1", port, name, resolve(name.rstrip("2"), 1, BOOK_UECDA))
+        for name in names
     ]
     summaries = await asyncio.wait_for(asyncio.gather(*(c.run() for c in clients)), 120)
     place_id, _ = await asyncio.wait_for(task, 60)
@@ -106,10 +108,10 @@ def check_client_points(clients: list[UecdaClient], stored: dict[str, int], game
 async def test_a_client_reads_its_information_set_off_the_tables(close_thread_connections):
     """Over the port, every turn's view carries the set the tables add up to
     (``bots.uecda_seen``): exchanges included (games 2–6), none refused as inconsistent."""
-    views: list[UecdaView] = []
-    greedy = resolve_uecda("greedy", 1)
+    views: list[View] = []
+    greedy = resolve("greedy", 1, BOOK_UECDA)
 
-    def watched(view: UecdaView) -> u.Move | None:
+    def watched(view: View) -> u.Move | None:
         views.append(view)
         return greedy(view)
 
@@ -117,7 +119,7 @@ async def test_a_client_reads_its_information_set_off_the_tables(close_thread_co
     clients = [
         UecdaClient("127.0.0.1", port, "watched", watched),
         UecdaClient(
-            "127.0.0.1", port, "other", resolve_uecda("greedy", 2), protocol=w.PROTOCOL_20140
+            "127.0.0.1", port, "other", resolve("greedy", 2, BOOK_UECDA), protocol=w.PROTOCOL_20140
         ),
     ]
     await asyncio.wait_for(asyncio.gather(*(c.run() for c in clients)), 120)
@@ -149,7 +151,7 @@ async def play_in_order(
     task, port = await serve(games, seed=seed)
     strategies = ["greedy", "shedder", "random", "greedy", "shedder"]
     clients = [
-        UecdaClient("127.0.0.1", port, f"p{i}", resolve_uecda(name, i), protocol=protocol)
+        UecdaClient("127.0.0.1", port, f"p{i}", resolve(name, i, BOOK_UECDA), protocol=protocol)
         for i, (name, protocol) in enumerate(zip(strategies, protocols, strict=True))
     ]
     runs = []
@@ -195,7 +197,9 @@ async def test_20140_clients_among_20070_ones_play_the_match_20070_clients_play(
 
 async def test_two_clients_and_three_house_bots(close_thread_connections, caplog):
     task, port = await serve(15, seed="mixed", house=["greedy", "shedder", "random"])
-    clients = [UecdaClient("127.0.0.1", port, f"c{i}", resolve_uecda("greedy")) for i in (0, 1)]
+    clients = [
+        UecdaClient("127.0.0.1", port, f"c{i}", resolve("greedy", None, BOOK_UECDA)) for i in (0, 1)
+    ]
     with caplog.at_level(logging.INFO, logger="places.uecda.match"):
         await asyncio.wait_for(asyncio.gather(*(c.run() for c in clients)), 120)
         place_id, _ = await asyncio.wait_for(task, 60)
@@ -324,7 +328,9 @@ def test_the_command_prints_its_last_line(capsys):
     async def one_client():
         for _ in range(100):
             try:
-                client = UecdaClient("127.0.0.1", port, "solo-longname", resolve_uecda("greedy"))
+                client = UecdaClient(
+                    "127.0.0.1", port, "solo-longname", resolve("greedy", None, BOOK_UECDA)
+                )
                 await client.run()
                 return client
             except ConnectionRefusedError:

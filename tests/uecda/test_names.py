@@ -10,8 +10,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 
-from bots.strategies import resolve_uecda
+from bots.strategies import resolve
 from bots.uecda import UecdaClient
+from daifugo.view import BOOK_UECDA
 from places.models import Place, Rating
 from places.services.house import house_users
 from places.services.uecda import open_match
@@ -71,7 +72,7 @@ def test_a_fallback_name_an_account_holds_is_passed_over():
 async def test_a_rated_match_never_moves_a_staff_user_s_rating(close_thread_connections):
     await sync_to_async(make_users)()
     task, port = await serve(2, seed="staff", rated=True, house=["greedy"] * 4)
-    client = UecdaClient("127.0.0.1", port, "boss", resolve_uecda("greedy", 1))
+    client = UecdaClient("127.0.0.1", port, "boss", resolve("greedy", 1, BOOK_UECDA))
     await asyncio.wait_for(client.run(), 120)
     place_id, _ = await asyncio.wait_for(task, 60)
     await sync_to_async(check_stored)(place_id, 2)

@@ -123,8 +123,9 @@ async def test_a_match_plays_the_same_whether_it_polls_or_not(close_thread_conne
     the same games."""
     from asgiref.sync import sync_to_async
 
-    from bots.strategies import resolve_uecda
+    from bots.strategies import resolve
     from bots.uecda import UecdaClient
+    from daifugo.view import BOOK_UECDA
     from places.models import Game
     from tests.uecda.test_match import serve
 
@@ -138,7 +139,7 @@ async def test_a_match_plays_the_same_whether_it_polls_or_not(close_thread_conne
             3, seed="poll", house=["greedy", "shedder", "greedy"], poll_seconds=poll
         )
         await asyncio.gather(
-            *(UecdaClient("127.0.0.1", port, f"c{i}", resolve_uecda("greedy")).run()
+            *(UecdaClient("127.0.0.1", port, f"c{i}", resolve("greedy", None, BOOK_UECDA)).run()
               for i in range(2))
         )  # fmt: skip
         place_id, _ = await asyncio.wait_for(task, 60)

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 from asgiref.sync import sync_to_async
 
-from bots.strategies import resolve_uecda
+from bots.strategies import resolve
 from bots.uecda import UecdaClient
 from daifugo.rules import rules_named
+from daifugo.view import BOOK_UECDA
 from places.reads.records import place_records
 from tests.uecda.test_match import check_stored, serve
 
@@ -45,7 +46,7 @@ async def test_random_submitters_play_a_variant_to_the_end(close_thread_connecti
         for i in range(3)
     ]
     clients = [
-        UecdaClient("127.0.0.1", port, name, resolve_uecda(name, 1), rules)
+        UecdaClient("127.0.0.1", port, name, resolve(name, 1, BOOK_UECDA), rules)
         for name in ("greedy", "shedder")
     ]
     summaries = await asyncio.wait_for(asyncio.gather(*(c.run() for c in clients)), 120)

@@ -22,10 +22,11 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from bots.strategies import resolve_uecda
+from bots.strategies import resolve
 from bots.uecda import UecdaClient, play_tables
 from daifugo import uecda_wire as w
 from daifugo.rules import UECDA_NAME
+from daifugo.view import BOOK_UECDA
 from places import errors, services
 from places.models import Game, JoinCode, Place, Tournament
 from places.reads.join_codes import NoSeatNow, seat_of_code, tournament_codes
@@ -90,7 +91,7 @@ async def refused(reader: asyncio.StreamReader) -> bool:
 
 
 def client(port: int, code: str, strategy: str = "greedy") -> UecdaClient:
-    return UecdaClient("127.0.0.1", port, code, resolve_uecda(strategy, 1))
+    return UecdaClient("127.0.0.1", port, code, resolve(strategy, 1, BOOK_UECDA))
 
 
 # -- codes -------------------------------------------------------------------------------------
@@ -167,7 +168,11 @@ async def test_a_20140_client_plays_its_seat_beside_a_20070_one(listener):
     """The handshake's version is each client's protocol for the match."""
     place, codes = await sync_to_async(place_of_two)(4)
     ann = UecdaClient(
-        "127.0.0.1", listener.port, codes[1], resolve_uecda("greedy", 1), protocol=w.PROTOCOL_20140
+        "127.0.0.1",
+        listener.port,
+        codes[1],
+        resolve("greedy", 1, BOOK_UECDA),
+        protocol=w.PROTOCOL_20140,
     )
     bob = client(listener.port, codes[3], "shedder")
     summaries = await asyncio.wait_for(asyncio.gather(ann.run(), bob.run()), 120)
@@ -614,7 +619,7 @@ async def test_a_uecda_tournament_is_played_by_its_entrants_clients_table_by_tab
 
     async def entrant(name: str) -> int:
         summaries: list = []
-        strategy = resolve_uecda("greedy", 1)
+        strategy = resolve("greedy", 1, BOOK_UECDA)
         await play_tables("127.0.0.1", listener.port, codes[name], strategy, summaries.append)
         return sum(s.games for s in summaries)
 

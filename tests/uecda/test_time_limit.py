@@ -13,13 +13,14 @@ from asgiref.sync import sync_to_async
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from bots.strategies import UecdaView, resolve_uecda
+from bots.strategies import resolve
 from bots.uecda import UecdaClient
 from daifugo import uecda as u
 from daifugo import uecda_wire as w
 from daifugo.record_schema import schema_errors
 from daifugo.replay import Replayed
 from daifugo.uecda_record import mask_of_written, replay_game
+from daifugo.view import BOOK_UECDA, View
 from places.models import Game, Place
 from tests.uecda.test_match import check_stored, serve
 
@@ -31,7 +32,7 @@ class Sleepy:
     (and ``give_sleep`` before each exchange choice); it keeps the plays it sent on time."""
 
     def __init__(self, sleeps: dict[int, float], give_sleep: float = 0.0):
-        self.greedy = resolve_uecda("greedy")
+        self.greedy = resolve("greedy", None, BOOK_UECDA)
         self.sleeps = sleeps
         self.give_sleep = give_sleep
         self.playable = 0
@@ -39,7 +40,7 @@ class Sleepy:
         self.late: list[str] = []
         self.gave = 0
 
-    def __call__(self, view: UecdaView) -> u.Move | None:
+    def __call__(self, view: View) -> u.Move | None:
         move = self.greedy(view)
         if move is None:
             return None

@@ -11,9 +11,10 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connections
 
-from bots.strategies import resolve_uecda
+from bots.strategies import resolve
 from bots.uecda import UecdaClient
 from daifugo.rules import rules_named
+from daifugo.view import BOOK_UECDA
 from places.models import Place
 from places.presentation.replay_uecda import positions
 from places.reads.records import place_records
@@ -44,7 +45,7 @@ def test_a_match_read_from_a_cfg_with_11_back_is_played_by_its_rules(tmp_path):
         tasks = []
         for name in names:
             client = UecdaClient(
-                "127.0.0.1", port, name, resolve_uecda(name.rstrip("2"), 3), VARIANT
+                "127.0.0.1", port, name, resolve(name.rstrip("2"), 3, BOOK_UECDA), VARIANT
             )
             tasks.append(client)
         return await asyncio.wait_for(asyncio.gather(*(retrying(c) for c in tasks)), 120)

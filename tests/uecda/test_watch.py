@@ -26,8 +26,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bots.strategies import UecdaStrategy, UecdaView, resolve_uecda
+from bots.strategies import Strategy, resolve
 from bots.uecda import UecdaClient
+from daifugo.view import BOOK_UECDA, View
 from harness.server import ROOT
 from tests.pages.test_live_uecda_browser import frames_until_over
 from tests.timing import guard
@@ -129,15 +130,15 @@ class Gate:
     a time limit, as in tndhms. A when is told the clients' moves so far (from 1) and the
     view of this one."""
 
-    def __init__(self, *whens: Callable[[int, UecdaView], bool]):
+    def __init__(self, *whens: Callable[[int, View], bool]):
         self.whens = whens
         self.made = 0
         self.at = 0
         self.reached = [threading.Event() for _ in whens]
         self.released = [threading.Event() for _ in whens]
 
-    def wrap(self, strategy: UecdaStrategy) -> UecdaStrategy:
-        def choose(view: UecdaView):
+    def wrap(self, strategy: Strategy) -> Strategy:
+        def choose(view: View):
             self.made += 1
             if self.at < len(self.whens) and self.whens[self.at](self.made, view):
                 stop, self.at = self.at, self.at + 1
@@ -156,7 +157,7 @@ def play(port: int, gate: Gate, names: tuple[str, ...] = ("ann", "bea")) -> thre
     """The project's UECda clients (``bots.uecda``, stock strategy, as ``python -m bots
     --transport uecda`` plays), in a thread, through ``gate``."""
     clients = [
-        UecdaClient("127.0.0.1", port, name, gate.wrap(resolve_uecda("stock", i)))
+        UecdaClient("127.0.0.1", port, name, gate.wrap(resolve("stock", i, BOOK_UECDA)))
         for i, name in enumerate(names)
     ]
 

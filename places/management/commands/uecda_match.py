@@ -24,11 +24,12 @@ from typing import Any
 from django.core.management.base import CommandError
 from django.db import connections
 
-from bots.strategies import UECDA_STRATEGIES, resolve_uecda
+from bots.strategies import names_for, resolve
 from daifugo.numbers import ID_MAX, PORT_MAX, option
 from daifugo.rules import UECDA, UECDA_NAME, Rules, UnknownRules, rules_named
 from daifugo.tndhms_cfg import CfgError, read_cfg
 from daifugo.uecda_wire import NAME_CHARS
+from daifugo.view import BOOK_UECDA
 from places.errors import Refused
 from places.management.base import OneLineCommand, refused, standings_lines
 from places.models import Place
@@ -85,7 +86,7 @@ class Command(OneLineCommand):
             type=house_strategy,
             metavar="STRATEGY",
             help="a house bot in the last free seat (repeat: up to 5): "
-            f"{', '.join(sorted(UECDA_STRATEGIES))}, montecarlo@BUDGET (500, 100ms) or "
+            f"{', '.join(sorted(names_for(BOOK_UECDA)))}, montecarlo@BUDGET (500, 100ms) or "
             "module:function, as the arena and the client read them",
         )
         parser.add_argument("--title", default="uecda_match", help="the place's title")
@@ -258,9 +259,9 @@ def off_the_loop(read: Callable[[int], list[str]], place_id: int) -> list[str]:
 
 def house_strategy(spec: str) -> str:
     """A ``--house`` strategy, read as the arena and the client read one
-    (:func:`bots.strategies.resolve_uecda`); argparse's one-line error otherwise."""
+    (:func:`bots.strategies.resolve`, UECda's book); argparse's one-line error otherwise."""
     try:
-        resolve_uecda(spec, 0)
+        resolve(spec, 0, BOOK_UECDA)
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
     return spec
