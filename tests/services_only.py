@@ -13,6 +13,14 @@ A test that drives Chromium runs once, in the first step, unless it needs Postgr
 Redis: it checks what a page does in a browser, and the reads behind the page run again
 on PostgreSQL in the page tests that use Django's client (tests/pages, tests/places).
 The browser tests were a fifth of the second step's time (417 of 2,178 s).
+
+An end-to-end test (a real server in a subprocess, bot processes) runs once too, in the
+second step: the production configuration, PostgreSQL and Redis, two server processes
+where a test has a second one. ``.ci/run``'s first step sets ``DAIHINMIN_E2E_ELSEWHERE=1``
+and leaves out those the second step runs, unless the test is marked
+``embedded_default``: its subject is the embedded default itself (``make run``'s demo, a
+stop that reaches the server without Redis). They were 548 of the first step's 1,478
+test-seconds, and as long again in the second.
 """
 
 from __future__ import annotations
@@ -25,6 +33,8 @@ import pytest
 
 #: Set by ``.ci/run``'s second step.
 ONLY_SERVICES = "DAIHINMIN_ONLY_SERVICES"
+#: Set by ``.ci/run``'s first step: the end-to-end tests the second step runs are left to it.
+E2E_ELSEWHERE = "DAIHINMIN_E2E_ELSEWHERE"
 #: pytest-django's fixtures that open the database.
 DATABASE_FIXTURES = frozenset(
     {
@@ -82,6 +92,15 @@ def runs_again(item: pytest.Item) -> bool:
     return reaches_a_service(item) and not drives_a_browser(item)
 
 
+def left_to_the_second_step(item: pytest.Item) -> bool:
+    """Whether the first step leaves ``item`` to the second (the module's docstring says why)."""
+    return (
+        item.get_closest_marker("e2e") is not None
+        and item.get_closest_marker("embedded_default") is None
+        and runs_again(item)
+    )
+
+
 def reaches_a_service(item: pytest.Item) -> bool:
     """Whether ``item`` may give another verdict on PostgreSQL and Redis than on SQLite."""
     if item.get_closest_marker("django_db") or item.get_closest_marker("e2e"):
@@ -96,13 +115,17 @@ def reaches_a_service(item: pytest.Item) -> bool:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under ``DAIHINMIN_ONLY_SERVICES=1``, deselect the tests whose verdict the first step
-    gave once and for all."""
-    if os.environ.get(ONLY_SERVICES) != "1":
+    gave once and for all; under ``DAIHINMIN_E2E_ELSEWHERE=1``, those the second runs."""
+    if os.environ.get(ONLY_SERVICES) == "1":
+        keeps = runs_again
+    elif os.environ.get(E2E_ELSEWHERE) == "1":
+        keeps = lambda item: not left_to_the_second_step(item)  # noqa: E731
+    else:
         return
     kept: list[pytest.Item] = []
     dropped: list[pytest.Item] = []
     for item in items:
-        (kept if runs_again(item) else dropped).append(item)
+        (kept if keeps(item) else dropped).append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept

@@ -1,4 +1,5 @@
-"""CI's second step deselects only tests that reach neither a database nor Redis."""
+"""CI's second step deselects only tests that reach neither a database nor Redis; its first
+leaves out only the end-to-end tests that the second runs."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.services_only import reaches_a_service, runs_again
+from tests.services_only import left_to_the_second_step, reaches_a_service, runs_again
 
 
 @dataclass
@@ -66,3 +67,12 @@ def test_a_browser_test_runs_once_unless_it_needs_postgresql_or_redis(tmp_path):
 
 def test_a_test_of_the_database_runs_again(pure):
     assert runs_again(Item(pure, {"django_db": pytest.mark.django_db.mark}))
+
+
+def test_an_end_to_end_test_runs_in_the_second_step_alone_unless_it_is_the_embedded_default(pure):
+    e2e = {"e2e": pytest.mark.e2e.mark}
+    assert runs_again(Item(pure, e2e)) and left_to_the_second_step(Item(pure, e2e))
+    embedded = {**e2e, "embedded_default": pytest.mark.embedded_default.mark}
+    assert runs_again(Item(pure, embedded)) and not left_to_the_second_step(Item(pure, embedded))
+    database = {"django_db": pytest.mark.django_db.mark}
+    assert not left_to_the_second_step(Item(pure, database))  # not end to end: both steps

@@ -16,6 +16,9 @@ import pytest
 from harness.server import ROOT, Server, free_port
 from tests.timing import guard
 
+#: ``make run``'s demo: the embedded default's own (CI runs it in both steps).
+pytestmark = [pytest.mark.e2e, pytest.mark.embedded_default]
+
 READ = (
     "import json; from places.models import Place, Game; p = Place.objects.get(pk={pk}); "
     "print(json.dumps({{'state': p.state, 'rated': p.rated, "

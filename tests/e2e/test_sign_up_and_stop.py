@@ -11,7 +11,8 @@ import pytest
 
 from tests.timing import guard
 
-pytestmark = pytest.mark.e2e
+#: Without Redis the stop reaches the server through the database alone: the embedded default's own.
+pytestmark = [pytest.mark.e2e, pytest.mark.embedded_default]
 
 PASSWORD = "correct-horse-9"
 
