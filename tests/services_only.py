@@ -113,9 +113,19 @@ def reaches_a_service(item: pytest.Item) -> bool:
     return any(word in text for word in REACHES_A_SERVICE)
 
 
+def long_first(item: pytest.Item) -> int:
+    """0 for a test of a module that takes long (an end-to-end or a browser test), else 1:
+    pytest-xdist hands whole modules out in the order collected (``--dist loadfile``), so
+    those go first and the short ones fill in around them, instead of one long module
+    left running at the end while the other workers wait."""
+    return 0 if item.get_closest_marker("e2e") or drives_a_browser(item) else 1
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under ``DAIHINMIN_ONLY_SERVICES=1``, deselect the tests whose verdict the first step
-    gave once and for all; under ``DAIHINMIN_E2E_ELSEWHERE=1``, those the second runs."""
+    gave once and for all; under ``DAIHINMIN_E2E_ELSEWHERE=1``, those the second runs. The
+    long modules first (:func:`long_first`), in every run."""
+    items.sort(key=long_first)  # stable: each module's tests keep their order
     if os.environ.get(ONLY_SERVICES) == "1":
         keeps = runs_again
     elif os.environ.get(E2E_ELSEWHERE) == "1":

@@ -8,7 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.services_only import left_to_the_second_step, reaches_a_service, runs_again
+from tests.services_only import (
+    left_to_the_second_step,
+    long_first,
+    reaches_a_service,
+    runs_again,
+)
 
 
 @dataclass
@@ -76,3 +81,11 @@ def test_an_end_to_end_test_runs_in_the_second_step_alone_unless_it_is_the_embed
     assert runs_again(Item(pure, embedded)) and not left_to_the_second_step(Item(pure, embedded))
     database = {"django_db": pytest.mark.django_db.mark}
     assert not left_to_the_second_step(Item(pure, database))  # not end to end: both steps
+
+
+def test_the_long_modules_are_handed_out_first(pure, tmp_path):
+    browser = tmp_path / "test_page_browser.py"
+    browser.write_text("from tests.pages.browser import require_chromium\n\ndef test_it(): ...\n")
+    e2e = Item(pure, {"e2e": pytest.mark.e2e.mark})
+    items = [Item(pure), e2e, Item(browser), Item(pure)]
+    assert sorted(items, key=long_first) == [e2e, items[2], items[0], items[3]]
