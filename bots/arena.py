@@ -12,7 +12,8 @@ from ``--seed``, so a run is repeatable.
 
 ``--rules uecda`` plays the UECda rules instead (``daifugo.uecda``, tndhms's
 defaults): the same strategies play it (one :class:`~daifugo.view.View` for both books),
-``stock`` besides; a place is a tndhms match (its seats drawn anew every five games), and points are 5 … 1.
+``stock`` besides; a place is a tndhms match (its seats drawn anew every five games), and
+points are 5 … 1.
 """
 
 from __future__ import annotations
