@@ -94,9 +94,7 @@ def uecda_turns(record: Mapping) -> Iterator[UecdaTurn]:
     for action in record["actions"]:
         player = action["player"]
         move = u.move_of_text(action["table"])
-        before = g
-        locks = u.judge(before, player, move)[1] and not before.locked
-        g, done = u.submit(before, player, move)
+        g, done = u.submit(g, player, move)
         if action.get("late"):
             outcome = TIMEOUT
         elif action["verdict"] == REJECTED_VERDICT:
@@ -110,7 +108,7 @@ def uecda_turns(record: Mapping) -> Iterator[UecdaTurn]:
             bin(move.cards).count("1") if done.accepted else 0,
             done.revolution,
             done.eight_cut,
-            done.accepted and locks,
+            done.locks,
             done.spade3,
             tuple(p for p, rank in enumerate(g.ranks) if not rank) if done.draw else (),
             action.get("ms"),

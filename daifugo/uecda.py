@@ -475,6 +475,7 @@ class Outcome:
         "spade3",
         "draw",
         "back",
+        "locks",
     )
 
     def __init__(
@@ -489,6 +490,7 @@ class Outcome:
         spade3: bool,
         draw: bool,
         back: bool,
+        locks: bool,
     ):
         self.player = player
         self.move = move
@@ -500,6 +502,7 @@ class Outcome:
         self.spade3 = spade3  # a ♠3 returned a lone joker
         self.draw = draw  # the 20-pass draw began
         self.back = back  # the 11-back in force as the submission left it, before a clear
+        self.locks = locks  # the play locked the trick to its suits (it was not locked before)
 
 
 def beats(stage: Move, m: Move, revolution: bool) -> bool:
@@ -591,6 +594,7 @@ def submit(g: UecdaGame, player: int, m: Move) -> tuple[UecdaGame, Outcome]:
         )
     rules = g.rules
     accepted, locked, joker_single, spade3 = judge(g, player, m)
+    locks = accepted and locked and not g.locked
     new = g.copy()
     new.turn_no = g.turn_no + 1
     new.locked = locked
@@ -637,13 +641,13 @@ def submit(g: UecdaGame, player: int, m: Move) -> tuple[UecdaGame, Outcome]:
     if rules.pass_draw and new.passes_in_row >= rules.pass_draw and out < players - 1:
         new.phase = DRAW
         return new, Outcome(
-            player, m, accepted, False, rank, eight_cut, flipped, spade3, True, new.back
+            player, m, accepted, False, rank, eight_cut, flipped, spade3, True, new.back, locks
         )
     if out >= players - 1:  # one player left: they take the last rank
         new.ranks = tuple(r or players for r in new.ranks)
         new.phase = OVER
         return new, Outcome(
-            player, m, accepted, True, rank, eight_cut, flipped, spade3, False, new.back
+            player, m, accepted, True, rank, eight_cut, flipped, spade3, False, new.back, locks
         )
     hands = new.hands
     if not flash:
@@ -671,7 +675,9 @@ def submit(g: UecdaGame, player: int, m: Move) -> tuple[UecdaGame, Outcome]:
         while not hands[now] or passed >> now & 1:
             now = nxt[now]
         new.turn = now
-    return new, Outcome(player, m, accepted, flash, rank, eight_cut, flipped, spade3, False, back)
+    return new, Outcome(
+        player, m, accepted, flash, rank, eight_cut, flipped, spade3, False, back, locks
+    )
 
 
 def draw_order(g: UecdaGame, rng: random.Random) -> list[int]:
