@@ -40,7 +40,6 @@ from daifugo.evaluate import candidates, evaluate  # noqa: E402
 from daifugo.infoset import InfoSet, exchange_seen, observe  # noqa: E402
 from daifugo.rules import DAIHINMIN_2011_NAME, UECDA, UECDA_NAME  # noqa: E402
 from daifugo.solve import apply, is_open, moves  # noqa: E402
-from daifugo.uecda_legal import legal_moves  # noqa: E402
 from daifugo.view import BOOK_UECDA, view_uecda  # noqa: E402
 
 
@@ -88,10 +87,7 @@ def uecda_game(seed: int, players: str = "stock") -> list[InfoSet]:
         p = game.turn
         info = observe(game, p, played, given[p], paid[p])
         out.append(info)
-        view = view_uecda(
-            game.hands[p], game.stage, game.revolution, game.locked, legal_moves(game, p), info
-        )
-        answer = strategies[p](view)
+        answer = strategies[p](view_uecda(game, p, info))
         game, done = u.submit(game, p, u.analyze(0, 0) if answer is None else answer)
         if done.accepted:
             played |= done.move.cards

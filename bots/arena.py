@@ -37,7 +37,6 @@ from daifugo.cards import mask_of
 from daifugo.deal import game_rng
 from daifugo.infoset import exchange_seen, observe
 from daifugo.rules import DAIHINMIN_2011_NAME, UECDA, Rules, UnknownRules, rules_named
-from daifugo.uecda_legal import legal_moves
 from daifugo.view import BOOK_2011, BOOK_UECDA, View, book_of, view_2011, view_uecda
 
 logger = logging.getLogger(__name__)
@@ -182,9 +181,7 @@ def play_uecda_place(
         while g.phase == u.TURN:
             p = g.turn
             info = observe(g, p, played, given[p], paid[p])
-            moves = legal_moves(g, p)
-            view = view_uecda(g.hands[p], g.stage, g.reversed_strength, g.locked, moves, info)
-            answer = _answer(strategies[p], view)
+            answer = _answer(strategies[p], view_uecda(g, p, info))
             if isinstance(answer, Exception):
                 on_failure(p, answer)
                 answer = None

@@ -22,7 +22,6 @@ from bots.uecda_seen import SeenGame, ranks_of
 from daifugo import uecda as u
 from daifugo import uecda_wire as w
 from daifugo.rules import UECDA, Rules
-from daifugo.uecda_legal import legal_moves
 from daifugo.view import BOOK_UECDA, view_uecda
 
 PORT = 42485
@@ -181,15 +180,7 @@ class UecdaClient:
                     bool(turn[w.FLAGS + 5]),
                     self.rules,
                 )
-                moves = legal_moves(view_game, 0)
-                view = view_uecda(
-                    view_game.hands[0],
-                    seen.stage,
-                    view_game.reversed_strength,
-                    view_game.locked,
-                    moves,
-                    seen.info(turn),
-                )
+                view = view_uecda(view_game, 0, seen.info(turn))
                 move = BOOK_UECDA.answer(view, self.strategy(view))
                 self._send(writer, w.table_of_move(move))
                 self.summary.turns += 1

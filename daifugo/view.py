@@ -27,7 +27,7 @@ from .infoset import InfoSet
 from .legal import legal_plays
 from .plays import Kind, Play
 from .rules import DAIHINMIN_2011_NAME, UECDA, UECDA_NAME, Rules
-from .uecda_legal import leads
+from .uecda_legal import leads, legal_moves
 from .uecda_stock import stock_move
 from .uecda_stock import strength as uecda_strength
 
@@ -252,16 +252,13 @@ def answer_2011(
     return BOOK_2011.answer(view, strategy(view))
 
 
-def view_uecda(
-    hand: int,
-    stage: u.Move | None,
-    revolution: bool,
-    locked: bool,
-    moves: Sequence[u.Move],
-    info: InfoSet | None = None,
-) -> View:
-    """A UECda turn's view; ``moves`` as :func:`~.uecda_legal.legal_moves` gives them."""
-    return View(BOOK_UECDA, hand, stage, revolution, moves, locked, info)
+def view_uecda(g: u.UecdaGame, player: int, info: InfoSet | None = None) -> View:
+    """``player``'s view of a UECda game on its turn: its hand, the play to beat, the order
+    in force (an 11-back's reversal included), the lock and every move tndhms accepts now."""
+    return View(
+        BOOK_UECDA, g.hands[player], g.stage, g.reversed_strength, legal_moves(g, player),
+        g.locked, info,
+    )  # fmt: skip
 
 
 def book_of(rules: Rules) -> Book:

@@ -34,7 +34,6 @@ from daifugo import uecda_wire as w
 from daifugo.deal import drawn_ranks, game_rng
 from daifugo.infoset import InfoSet, exchange_seen, observe
 from daifugo.rules import UECDA, Rules
-from daifugo.uecda_legal import legal_moves
 from daifugo.uecda_log import Handover, LoggedGame, Refereed, Submission, TndhmsLog
 from daifugo.uecda_record import record_of_logged
 from daifugo.view import BOOK_UECDA, view_uecda
@@ -292,9 +291,7 @@ class HouseSeat:
         self.strategy = strategy
 
     def answer(self, g: u.UecdaGame, p: int, info: InfoSet | None = None) -> u.Move:
-        view = view_uecda(
-            g.hands[p], g.stage, g.reversed_strength, g.locked, legal_moves(g, p), info
-        )
+        view = view_uecda(g, p, info)
         try:
             move = BOOK_UECDA.answer(view, self.strategy(view))
         except Exception:  # a strategy's bug passes, as a dead client does

@@ -22,7 +22,7 @@ from daifugo.infoset import observe
 from daifugo.legal import legal_plays
 from daifugo.rules import UECDA, UECDA_NAME
 from daifugo.uecda_legal import leads
-from daifugo.view import BOOK_2011, BOOK_UECDA, View, answer_2011, view_uecda
+from daifugo.view import BOOK_2011, BOOK_UECDA, View, answer_2011
 from tests.daifugo.test_evaluate import midgame_uecda
 
 FAST = "montecarlo@40"  # 40 playouts a decision: repeatable, quick
@@ -87,7 +87,7 @@ def test_without_an_information_set_it_guesses_one_and_still_plays_legally() -> 
     mc = resolve(FAST, 2, BOOK_UECDA)
     hand = u.parse_hand("S3H3D9SAJ3")
     stage = u.move_of_text("C5")
-    view = view_uecda(hand, stage, False, False, [u.move_of_text("D9"), u.move_of_text("SA")])
+    view = View(BOOK_UECDA, hand, stage, False, [u.move_of_text("D9"), u.move_of_text("SA")])
     assert mc(view) in (None, *view.moves)
     mc2011 = resolve(FAST, 2)
     hand = 1 << 3 | 1 << 20  # ♠3, ♥7

@@ -19,7 +19,6 @@ from daifugo import uecda as u
 from daifugo import uecda_wire as w
 from daifugo.infoset import InfoSet, exchange_seen, observe
 from daifugo.rules import UECDA, Rules, rules_named
-from daifugo.uecda_legal import legal_moves
 from daifugo.view import BOOK_UECDA, view_uecda
 
 #: The public position's fields the evaluator plays out from.
@@ -79,9 +78,7 @@ def play_match(seed: int, games: int, players: str, rules: Rules = UECDA) -> tup
             _same(info, observe(g, p, played, given[p]))
             turns += 1
             with_known += any(info.known)
-            view = view_uecda(
-                g.hands[p], g.stage, g.reversed_strength, g.locked, legal_moves(g, p), info
-            )
+            view = view_uecda(g, p, info)
             move = strategies[p](view)
             before = g
             g, done = u.submit(g, p, u.analyze(0, 0) if move is None else move)
