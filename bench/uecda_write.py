@@ -20,33 +20,37 @@ import time
 from turn import drop, setup
 
 
-def records(games: int) -> list[dict]:
+def records(games: int) -> list[tuple[dict, list]]:
     from bots.strategies import resolve
     from daifugo.view import BOOK_UECDA
     from places.uecda.match import HouseSeat, play_match
 
-    played: list[dict] = []
+    played: list[tuple[dict, list]] = []  # each game's record and judged submissions
     seats = [HouseSeat(f"greedy{p}", resolve("greedy", None, BOOK_UECDA)) for p in range(5)]
     head = {"id": 0, "title": "bench", "games": games}
-    asyncio.run(play_match(seats, games, "bench", head, lambda no, r: played.append(r)))
+    asyncio.run(play_match(seats, games, "bench", head, lambda no, r, j: played.append((r, j))))
     return played
 
 
-def run(played: list[dict], n: int) -> tuple[float, float]:
+def run(played: list[tuple[dict, list]], n: int) -> tuple[float, float]:
     """CPU and wall seconds a game, all but the last game written one at a time."""
     from places.services.uecda import open_match, store_match_games
     from places.uecda.match import count_due
 
     place_id = open_match("bench", len(played), "bench", [f"w{n}_{p}" for p in range(5)], False)
-    players = store_match_games(place_id, played[:1], False)  # the match's first write
+    first, judged = played[0]
+    players = store_match_games(place_id, [first], False, judged={1: judged})  # the first write
     cpu, wall = time.process_time(), time.perf_counter()
     counted_at = time.monotonic()
-    for record in played[1:-1]:  # the profiles counting the games as the match's writer has them
+    uncounted: dict[int, list] = {}
+    for record, judged in played[1:-1]:  # counted as the match's writer (GameWriter) counts
         now = time.monotonic()
         count = count_due(counted_at, now)
-        store_match_games(place_id, [record], False, players, count)
+        uncounted[record["game"]] = judged
+        store_match_games(place_id, [record], False, players, count, uncounted)
         if count:
             counted_at = now
+            uncounted = {}
     games = len(played) - 2
     return (time.process_time() - cpu) / games, (time.perf_counter() - wall) / games
 

@@ -8,7 +8,7 @@ by the engine (the lock, the ♠3 return and the 20-pass draw are the engine's t
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from daifugo import uecda as u
@@ -86,39 +86,57 @@ class UecdaTurn:
     ms: float | None = None
 
 
-def uecda_turns(record: Mapping) -> Iterator[UecdaTurn]:
+def uecda_turns(record: Mapping) -> list[UecdaTurn]:
     """Each submission of a ``uecda`` game's version 2 record, played again by the engine
-    (a stored record was refereed when it was written)."""
+    (a stored record was refereed when it was written): for a game whose engine verdicts
+    are gone (a stored record read back); a game just played or imported has them
+    (:func:`judged_turns`)."""
     hands = [mask_of_written(h) for h in record["hands"]]
     g = u.new_game(record_rules(record), hands, record["seats"])
+    outcomes = []
     for action in record["actions"]:
-        player = action["player"]
-        move = u.move_of_text(action["table"])
-        g, done = u.submit(g, player, move)
+        g, done = u.submit(g, action["player"], u.move_of_text(action["table"]))
+        outcomes.append(done)
+    return judged_turns(record, outcomes)
+
+
+def judged_turns(record: Mapping, outcomes: Sequence[u.Outcome]) -> list[UecdaTurn]:
+    """Each submission of a ``uecda`` game's version 2 record with the engine's verdict on
+    it (``outcomes``, one a submission, as the match or the importer refereed them): the one
+    reading of a verdict into what the profiles and the facts count."""
+    gone: set[int] = set()  # the players out so far: ranks are only taken by going out
+    turns = []
+    for action, done in zip(record["actions"], outcomes, strict=True):
         if action.get("late"):
             outcome = TIMEOUT
         elif action["verdict"] == REJECTED_VERDICT:
             outcome = MISS
         else:
             outcome = "play" if done.accepted else "pass"
-        yield UecdaTurn(
-            player,
-            action["turn"],
-            outcome,
-            bin(move.cards).count("1") if done.accepted else 0,
-            done.revolution,
-            done.eight_cut,
-            done.locks,
-            done.spade3,
-            tuple(p for p, rank in enumerate(g.ranks) if not rank) if done.draw else (),
-            action.get("ms"),
+        if done.rank:
+            gone.add(done.player)
+        turns.append(
+            UecdaTurn(
+                done.player,
+                action["turn"],
+                outcome,
+                done.move.cards.bit_count() if done.accepted else 0,
+                done.revolution,
+                done.eight_cut,
+                done.locks,
+                done.spade3,
+                tuple(p for p in range(len(record["hands"])) if p not in gone) if done.draw else (),
+                action.get("ms"),
+            )
         )
+    return turns
 
 
-def facts_uecda(record: Mapping) -> list[Fact]:
-    """A ``uecda`` game's facts from its version 2 record."""
+def facts_uecda(record: Mapping, turns: Sequence[UecdaTurn] | None = None) -> list[Fact]:
+    """A ``uecda`` game's facts from its version 2 record (``turns``: its judged turns, when
+    known; else the record is played again)."""
     found = []
-    for t in uecda_turns(record):
+    for t in uecda_turns(record) if turns is None else turns:
         if t.outcome == MISS:
             found.append(Fact(t.player, MISS, REJECTED, t.turn))
         elif t.outcome == TIMEOUT:  # a move past the time limit (over the UECda port)

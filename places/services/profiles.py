@@ -180,11 +180,11 @@ def tally_game(
     turns: Iterable[tuple],
     into: dict[int, Tally],
     points: Callable[[int, int], int] = points_for,
-    record: Mapping | None = None,
+    uecda: Iterable[UecdaTurn] = (),
 ) -> None:
     """Add one finished game (its players and its settled turns, ``TURN_FIELDS`` + ``TIMES``;
-    a ``uecda`` game: its version 2 ``record``) to the tallies of the users in ``into``
-    (others are left out)."""
+    a ``uecda`` game: its judged submissions, ``uecda``) to the tallies of the users in
+    ``into`` (others are left out)."""
     n = len(players)
     user_of = {p.player_id: p.user_id for p in players}
     for p in players:
@@ -195,12 +195,11 @@ def tally_game(
         tally = into.get(user_of.get(player_id))
         if tally is not None:
             tally.add_turn(*turn)
-    if record is not None:
-        by_number = {p.number: into.get(p.user_id) for p in players}
-        for uecda_turn in uecda_turns(record):
-            tally = by_number.get(uecda_turn.player)
-            if tally is not None:
-                tally.add_uecda_turn(uecda_turn)
+    by_number = {p.number: into.get(p.user_id) for p in players}
+    for uecda_turn in uecda:
+        tally = by_number.get(uecda_turn.player)
+        if tally is not None:
+            tally.add_uecda_turn(uecda_turn)
 
 
 def count_game(game_id: int, players: Sequence[Seated]) -> None:
@@ -222,19 +221,26 @@ def count_game(game_id: int, players: Sequence[Seated]) -> None:
 
 
 def count_games(
-    games: Sequence[Sequence[Seated]], points: Callable[[int, int], int], records: Sequence[Mapping]
+    games: Sequence[Sequence[Seated]],
+    points: Callable[[int, int], int],
+    judged: Sequence[Sequence[UecdaTurn]],
 ) -> None:
     """Add finished games without turn rows (a UECda place's: ``places/services/uecda.py``),
-    each with its record, to their players' profiles, inside the change that writes them."""
+    each with its judged submissions, to their players' profiles, inside the change that
+    writes them."""
     tallies = {p.user_id: Tally() for players in games for p in players}
-    for players, record in zip(games, records, strict=True):
-        tally_game(players, (), tallies, points, record)
+    for players, turns in zip(games, judged, strict=True):
+        tally_game(players, (), tallies, points, turns)
     _add(tallies, installed_apps)
 
 
-def count_place_games(place_id: int) -> int:
+def count_place_games(
+    place_id: int, judged: Mapping[int, Sequence[UecdaTurn]] | None = None
+) -> int:
     """Add the finished games of a ``uecda`` place its players' profiles do not count yet
     to them; returns how many. Call in the change that holds the place's row.
+    ``judged``: the judged submissions of games by number, as their match or import
+    refereed them; a game not in it is played again from its stored record.
 
     A UECda match stores each game as it ends and counts them in batches
     (``places/services/uecda.py``, ``store_match_games``): what a player's row counts
@@ -242,6 +248,7 @@ def count_place_games(place_id: int) -> int:
     not counted yet, after a crash too (a place aborted is counted up first). Every
     player of a ``uecda`` place plays each of its games, numbered 1, 2, … as they end.
     """
+    judged = judged or {}
     with rows.at_once():  # the games this change writes, first
         counted = min(
             Player.objects.filter(place_id=place_id).values_list("games", flat=True), default=0
@@ -252,10 +259,11 @@ def count_place_games(place_id: int) -> int:
         stored = Rank.objects.filter(
             game__place_id=place_id, game__no__gte=first, game__no__lte=upto
         ).order_by("game__no", "rank")
+        unjudged = [no for no in range(first, upto + 1) if no not in judged]
         records = dict(
-            Game.objects.filter(place_id=place_id, no__gte=first, no__lte=upto).values_list(
-                "no", "record"
-            )
+            Game.objects.filter(place_id=place_id, no__in=unjudged).values_list("no", "record")
+            if unjudged
+            else ()
         )
         seated: dict[int, list[Seated]] = {}
         for no, player_id, user_id, rank, number in stored.values_list(
@@ -263,7 +271,8 @@ def count_place_games(place_id: int) -> int:
         ):
             seated.setdefault(no, []).append(Seated(player_id, user_id, rank, number))
         if seated:
-            count_games(list(seated.values()), UECDA.points_for, [records[no] for no in seated])
+            turns = [judged[no] if no in judged else uecda_turns(records[no]) for no in seated]
+            count_games(list(seated.values()), UECDA.points_for, turns)
     return max(0, last - counted)
 
 
@@ -433,7 +442,7 @@ def recount(user_ids: Iterable[int] | None = None, apps=installed_apps) -> None:
                 turns.get(game_id, []),
                 tallies,
                 points,
-                records.get(game_id),
+                uecda_turns(records[game_id]) if game_id in records else (),
             )
     _add(tallies, apps, fresh=True)
 

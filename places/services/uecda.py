@@ -17,7 +17,7 @@ import hashlib
 import io
 import itertools
 import string
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import BinaryIO
@@ -28,7 +28,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from daifugo import uecda as u
-from daifugo.facts import facts_uecda
+from daifugo.facts import UecdaTurn, facts_uecda, judged_turns
 from daifugo.place import BETWEEN_GAMES, OVER, PlaceState
 from daifugo.replay import REVOLUTION
 from daifugo.rules import UECDA_NAME
@@ -82,6 +82,7 @@ def store_finished_games(
     now: datetime,
     over: bool,
     saved_with: Sequence[str] = (),
+    judged: Mapping[int, Sequence[UecdaTurn]] | None = None,
 ) -> list[int]:
     """Write finished games of a ``uecda`` place from their version 2 records, in order;
     returns their ids.
@@ -91,8 +92,11 @@ def store_finished_games(
     ended with them (its ``state`` and ``finished_at`` are the caller's to set, and
     ``saved_with`` the place's fields the caller changed: saved in the same statement).
     The players' profiles count them when the caller calls
-    :func:`profiles.count_place_games`, in this transaction or a later one.
+    :func:`profiles.count_place_games`, in this transaction or a later one. ``judged``:
+    the games' judged submissions by game number (``facts.judged_turns``), as their match or
+    import refereed them; a game not in it is played again from its record.
     """
+    judged = judged or {}
     games = rows.insert_returning_ids(
         Game,
         [
@@ -119,7 +123,7 @@ def store_finished_games(
             game_index.Finished(
                 game_id, r["game"], place.id, place.tournament_id, UECDA_NAME, now,
                 [(p, players[p].user_id, rank) for p, rank in enumerate(r["ranks"])],
-                facts_uecda(r),
+                facts_uecda(r, judged.get(r["game"])),
             )
             for game_id, r in zip(games, records, strict=True)
         ]
@@ -349,8 +353,11 @@ def _write(
     """Write refereed games of an imported log (``over`` with its last), and count them in
     their players' profiles: a part at a time, so that no more records are held at once."""
     records = [record_of_logged(log, done, head, seed or None) for done in part]
-    store_finished_games(place, players, records, now, over=over)
-    profiles.count_place_games(place.id)
+    judged = {
+        r["game"]: judged_turns(r, done.outcomes) for r, done in zip(records, part, strict=True)
+    }
+    store_finished_games(place, players, records, now, over=over, judged=judged)
+    profiles.count_place_games(place.id, judged)
 
 
 # -- a match played over TCP (places/uecda/match.py) ---------------------------------------
@@ -478,6 +485,7 @@ def store_match_games(
     over: bool,
     players: Sequence[Player] | None = None,
     count: bool = True,
+    judged: Mapping[int, Sequence[UecdaTurn]] | None = None,
 ) -> list[Player]:
     """Write finished games of a TCP match in one transaction (the place row locked);
     ``over``: the last game of the match is among them, the place is finished.
@@ -486,7 +494,10 @@ def store_match_games(
     the call before returned them (a match's seats do not change); None: read here.
     ``count``: the players' profiles count every game stored so far, these included
     (:func:`profiles.count_place_games`); else a later write counts them (the last
-    always does), or the abort of a match cut short.
+    always does), or the abort of a match cut short. ``judged``: the judged submissions
+    (``facts.judged_turns``) by game number of these games and of those stored before and
+    not counted yet, as the match refereed them; a game not in it is played again from its
+    record.
 
     On PostgreSQL the writes after the totals are read go with the COMMIT, in one
     round trip (``rows.together``)."""
@@ -503,7 +514,7 @@ def store_match_games(
         if over:
             place.state = Place.State.FINISHED
             place.finished_at = now
-        store_finished_games(place, players, records, now, over, finished)
+        store_finished_games(place, players, records, now, over, finished, judged)
         if count or over:
-            profiles.count_place_games(place_id)
+            profiles.count_place_games(place_id, judged)
     return players

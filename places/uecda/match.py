@@ -32,6 +32,7 @@ from bots.strategies import Strategy, give
 from daifugo import uecda as u
 from daifugo import uecda_wire as w
 from daifugo.deal import drawn_ranks, game_rng
+from daifugo.facts import UecdaTurn, judged_turns
 from daifugo.infoset import InfoSet, exchange_seen, observe
 from daifugo.rules import UECDA, Rules
 from daifugo.uecda_log import Handover, LoggedGame, Refereed, Submission, TndhmsLog
@@ -418,7 +419,7 @@ async def play_match(
     games: int,
     seed: str,
     head: dict,
-    on_game: Callable[[int, dict], Awaitable[None] | None],
+    on_game: Callable[[int, dict, list[UecdaTurn]], Awaitable[None] | None],
     watch: TableWatch | None = None,
     *,
     move_seconds: float | None = None,
@@ -428,8 +429,10 @@ async def play_match(
     duplicate: bool = False,
 ) -> u.UecdaMatch:
     """Play ``games`` games on five seats (by player number) in tndhms's message order;
-    ``on_game(game_no, record)`` after each, awaited (when it returns an awaitable)
-    before the clients hear that the game is over. ``watch``: told of the deal, the
+    ``on_game(game_no, record, judged)`` after each (``judged``: its submissions as the
+    engine judged them, ``facts.judged_turns``: what the store counts without playing the
+    game again), awaited (when it returns an awaitable) before the clients hear that the
+    game is over. ``watch``: told of the deal, the
     exchange, each submission and each game's end, for the live frames
     (``places/uecda/watch.py``). ``move_seconds``: each move's time limit,
     ``bank_seconds`` each player's bank per game (:class:`MoveClock`), ``poll_seconds``
@@ -587,7 +590,7 @@ async def play_match(
             names, deal, exchanges, hands, plays, outcomes, g, drawn, head, seed, late, think_ms,
             rules,
         )  # fmt: skip
-        result = on_game(game_no, record)
+        result = on_game(game_no, record, judged_turns(record, outcomes))
         if result is not None:
             flush_all()  # the clients read the game's last tables while it is stored
             await result  # stored before anyone hears the game is over
@@ -676,7 +679,9 @@ class GameWriter:
 
     The players' profiles count the games stored in the write after
     :data:`COUNT_SECONDS` have passed since they last did, and in the last one
-    (``store_match_games``'s ``count``): counting took 40 % of a game's write.
+    (``store_match_games``'s ``count``): counting took 40 % of a game's write. It hands
+    the store each game's submissions as the match judged them, kept until they are
+    counted, so that no stored game is played again to be counted or indexed.
     """
 
     def __init__(self, place_id: int, games: int, every: float | None = None, most: int = 500):
@@ -684,30 +689,34 @@ class GameWriter:
         self.games = games
         self.every = every
         self.most = most
-        self.queue: asyncio.Queue[tuple[int, dict]] = asyncio.Queue()
+        self.queue: asyncio.Queue[tuple[int, dict, list[UecdaTurn]]] = asyncio.Queue()
         self.players: list | None = None  # the place's, read by the first write
+        self.uncounted: dict[int, list[UecdaTurn]] = {}  # stored, judged, not counted yet
         self.counted_at = time.monotonic()  # when the profiles last counted the games
         self.task = None if every is None else asyncio.create_task(self._write())
 
-    def put(self, game_no: int, record: dict) -> Awaitable[None] | None:
+    def put(self, game_no: int, record: dict, judged: list[UecdaTurn]) -> Awaitable[None] | None:
         """Store a finished game: an awaitable of its commit, or None when written behind."""
         if self.task is None:
-            return self._store([record], game_no == self.games)
-        self.queue.put_nowait((game_no, record))
+            return self._store([(game_no, record, judged)], game_no == self.games)
+        self.queue.put_nowait((game_no, record, judged))
         return None
 
-    async def _store(self, records: list[dict], over: bool) -> None:
+    async def _store(self, games: list[tuple[int, dict, list[UecdaTurn]]], over: bool) -> None:
         from places.realtime import db_thread
         from places.services.uecda import store_match_games
 
         now = time.monotonic()
         count = count_due(self.counted_at, now)
+        self.uncounted.update((no, judged) for no, _, judged in games)
+        records = [record for _, record, _ in games]
         self.players = await db_thread.run(
             retried, store_match_games, self.place_id, records, over, self.players, count,
-            place=self.place_id,
+            self.uncounted, place=self.place_id,
         )  # fmt: skip
         if count:
             self.counted_at = now
+            self.uncounted = {}
 
     async def _write(self) -> None:
         last = 0
@@ -718,7 +727,7 @@ class GameWriter:
             while len(batch) < self.most and not self.queue.empty():
                 batch.append(self.queue.get_nowait())
             last = batch[-1][0]
-            await self._store([r for _, r in batch], last == self.games)
+            await self._store(batch, last == self.games)
 
     async def finish(self) -> None:
         if self.task is not None:

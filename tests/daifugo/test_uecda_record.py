@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
+from daifugo.facts import judged_turns, uecda_turns
 from daifugo.replay import Diverged, Replayed
 from daifugo.uecda_log import Refereed, parse_log, referee
 from daifugo.uecda_record import record_of_logged, replay_game, replay_records
@@ -131,3 +132,11 @@ def test_ranks_before_that_are_not_the_game_befores_are_named(records):
     record["ranks_before"] = record["ranks_before"][::-1]
     results = list(replay_records([records[1], record]))
     assert isinstance(results[1], Diverged) and results[1].where == "ranks_before"
+
+
+def test_each_game_s_judged_submissions_are_what_its_record_played_again_judges(records):
+    log = parse_log(fixture_lines())
+    judged = [judged_turns(r, d.outcomes) for r, d in zip(records, referee(log), strict=True)]
+    assert judged == [uecda_turns(r) for r in records]
+    assert sum(bool(t.drawn) for turns in judged for t in turns) == 8  # each draw's players
+    assert sum(t.locks for turns in judged for t in turns) > 0

@@ -7,9 +7,13 @@ from __future__ import annotations
 
 from functools import reduce
 
+import pytest
+
 from bots.strategies import resolve
 from daifugo import uecda as u
+from daifugo.facts import uecda_turns
 from daifugo.infoset import InfoSet
+from daifugo.rules import rules_named
 from daifugo.view import BOOK_UECDA
 from places.uecda.match import HouseSeat, play_match
 
@@ -28,7 +32,7 @@ class WatchedSeat(HouseSeat):
 
 async def test_a_house_seat_is_given_what_its_seat_saw() -> None:
     seats = [WatchedSeat(f"house-{p}", p) for p in range(u.PLAYERS)]
-    await play_match(seats, 8, "house-info", {}, lambda game_no, record: None)
+    await play_match(seats, 8, "house-info", {}, lambda game_no, record, judged: None)
     asked = [turn for seat in seats for turn in seat.asked]
     assert len(asked) > 300
     knowing = 0
@@ -44,3 +48,17 @@ async def test_a_house_seat_is_given_what_its_seat_saw() -> None:
             assert cards & g.hands[q] == 0
         knowing += any(info.known)
     assert knowing > 20  # the exchange told the rich and the poor something
+
+
+@pytest.mark.parametrize("rules", ["uecda", "uecda+11back+6reverse+no-lock", "uecda+5skip"])
+async def test_a_match_s_judged_submissions_are_what_its_records_played_again_judge(rules) -> None:
+    """What a match hands its store (counted and indexed without playing a game again) is
+    what its stored record gives when it is played again, draws and variants included."""
+    played: list[tuple[dict, list]] = []
+    seats = [HouseSeat(f"house-{p}", resolve("greedy", p, BOOK_UECDA)) for p in range(u.PLAYERS)]
+    await play_match(
+        seats, 30, "judged", {}, lambda no, record, judged: played.append((record, judged)),
+        rules=rules_named(rules),
+    )  # fmt: skip
+    assert len(played) == 30
+    assert [judged for _, judged in played] == [uecda_turns(record) for record, _ in played]
