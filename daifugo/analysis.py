@@ -7,12 +7,17 @@ values every candidate from that player's information set alone
 (:func:`.infoset.observe`: its own hand, what was played, the hand counts and what
 it gave in the exchange), never from the other hands the record shows.
 
-A decision's **loss** is the best candidate's expected points less those of the
-move played. It is **marked** only where it is beyond the noise: more than
-:data:`NOISE_ERRORS` standard errors of the difference (the two values' errors
-combined as if independent: the candidates share their deals, so the true error
-of the difference is smaller and the test errs towards no mark) and at least
-:data:`MARKS`' thresholds: ``?!`` from 0.2 points, ``?`` from 0.5, ``??`` from 1.0.
+A decision's **loss** is what the best candidate is worth more than the move played,
+**measured on other deals than those that chose it** (:func:`held_out_loss`): the
+deals are split in two halves; the best move of each half is valued against the move
+played on the other half, deal by deal, and the two differences are averaged. The
+best of many noisy values is biased upwards (its noise chose it); measured on deals
+that did not choose it, it is not, and a move as good as the best loses nothing on
+average. The loss's **error** is the standard error of those paired differences: the
+candidates share their deals, so their difference is far less noisy than each value.
+A loss is **marked** only where it is beyond that noise, more than
+:data:`NOISE_ERRORS` errors, and at least :data:`MARKS`' thresholds: ``?!`` from 0.2
+points, ``?`` from 0.5, ``??`` from 1.0.
 A player's **accuracy** is the share (in %) of its judged decisions without a mark;
 ``mean_loss`` the expected points it lost a judged decision, ``total_loss`` their
 sum over the game. A miss or a timeout (2011) is listed but not judged: the
@@ -25,6 +30,7 @@ so the same record and playouts give the same document.
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -45,8 +51,17 @@ NOISE_ERRORS = 3.0
 MARKS = (("??", 1.0), ("?", 0.5), ("?!", 0.2))
 #: Playouts a decision by default, shared by its candidates.
 DEFAULT_PLAYOUTS = 1000
-#: Playouts a candidate at least, whatever the share.
-MIN_PLAYOUTS = 2
+#: Playouts a candidate at least, whatever the share: two deals in each half, for a
+#: held-out loss with an error (:func:`held_out_loss`).
+MIN_PLAYOUTS = 4
+#: The share of a decision's playouts kept for the candidates that could still be best
+#: (:func:`.evaluate.contenders`): a best move told apart from the next, not only from
+#: the move played.
+FOCUS = 0.5
+#: What made the document (``evaluator``): version 2 measures each loss on held-out deals
+#: with its paired error; a document without it was made by version 1 (the best's
+#: value less the move played's on the same deals, the errors combined as independent).
+EVALUATOR_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +159,23 @@ def mark_of(loss: float, error: float) -> str | None:
     return next((mark for mark, least in MARKS if loss >= least), None)
 
 
+def held_out_loss(found: Sequence[Candidate], mine: Candidate) -> tuple[float, float]:
+    """The loss of ``mine`` and its standard error, measured on deals that did not choose
+    the best move: each half of the deals (even, odd) chooses its best candidate, which is
+    valued against ``mine`` on the other half, deal by deal, on the deals both were played
+    out on (a candidate out of the running has fewer: :func:`.evaluate.contenders`); the
+    two are averaged."""
+    halves = (slice(0, None, 2), slice(1, None, 2))
+    losses, variances = [], []
+    for choose, measure in (halves, halves[::-1]):
+        chosen = max(found, key=lambda c: statistics.fmean(c.by_deal[choose]))
+        common = zip(chosen.by_deal[measure], mine.by_deal[measure], strict=False)
+        diffs = [a - b for a, b in common]
+        losses.append(statistics.fmean(diffs))
+        variances.append(statistics.variance(diffs) / len(diffs))
+    return statistics.fmean(losses), math.sqrt(sum(variances)) / 2
+
+
 def _judge(found: Sequence[Candidate], played: object) -> dict:
     ranked = sorted(found, key=lambda c: -c.points)
     top = ranked[0]
@@ -162,12 +194,12 @@ def _judge(found: Sequence[Candidate], played: object) -> dict:
     }
     if mine is None:
         return {**out, "points": None, "loss": None, "mark": None}
-    loss = top.points - mine.points
-    error = math.hypot(top.points_se, mine.points_se)
+    loss, error = held_out_loss(found, mine)
     return {
         **out,
         "points": round(mine.points, 4),
         "loss": round(loss, 4),
+        "loss_se": round(error, 4),
         "mark": mark_of(loss, error),
     }
 
@@ -176,11 +208,13 @@ def _judge(found: Sequence[Candidate], played: object) -> dict:
 Progress = Callable[[int, int], None]
 
 
-def _evaluated(info: InfoSet, playouts: int, seed: int) -> list[Candidate]:
-    """A decision's candidates from ``playouts`` playouts shared among them (at least
-    :data:`MIN_PLAYOUTS` each: a standard error needs two)."""
+def _evaluated(info: InfoSet, playouts: int, seed: int, played: object) -> list[Candidate]:
+    """A decision's candidates from ``playouts`` playouts: :data:`FOCUS` of them kept for
+    the move played and the candidates that could still be best after the rest, shared
+    among all (at least :data:`MIN_PLAYOUTS` each), have been played out."""
     n = len(candidates(info))
-    return evaluate(info, max(MIN_PLAYOUTS, math.ceil(playouts / n)), seed)
+    each = max(MIN_PLAYOUTS, math.ceil(playouts * (1 - FOCUS) / n))
+    return evaluate(info, each, seed, focus=max(0, playouts - each * n), also=played)
 
 
 def analyse(
@@ -189,11 +223,14 @@ def analyse(
     *,
     pool: Executor | None = None,
     progress: Progress | None = None,
+    seed: int = 0,
 ) -> dict:
     """The analysis document of a finished game's record (``docs/analysis.schema.json``).
 
     ``playouts`` a decision are shared by its candidates; with ``pool`` the
-    decisions are evaluated in its processes (the numbers are the same).
+    decisions are evaluated in its processes (the numbers are the same). ``seed``: each
+    decision's deals are drawn from it and the turn's number (another seed, other deals:
+    how stable the verdicts are, ``bench/analysis_stability.py``).
     """
     turns = list(decisions(record))
     busy = [d for d in turns if d.judged and len(candidates(d.info)) > 1]
@@ -201,11 +238,14 @@ def analyse(
     found: dict[int, list[Candidate]] = {}
     if pool is None:
         for k, d in enumerate(busy, start=1):
-            found[d.turn] = _evaluated(d.info, playouts, d.turn)
+            found[d.turn] = _evaluated(d.info, playouts, _seed_of(seed, d.turn), d.played)
             if progress:
                 progress(k, total)
     else:
-        futures = {d.turn: pool.submit(_evaluated, d.info, playouts, d.turn) for d in busy}
+        futures = {
+            d.turn: pool.submit(_evaluated, d.info, playouts, _seed_of(seed, d.turn), d.played)
+            for d in busy
+        }
         for k, (turn, f) in enumerate(futures.items(), start=1):
             found[turn] = f.result()
             if progress:
@@ -228,10 +268,16 @@ def analyse(
         "game": record["game"],
         "playouts": playouts,
         "policy": default_policy(_uecda(record)),
+        "evaluator": {"version": EVALUATOR_VERSION, "inference": False, "seed": seed},
         "thresholds": {"noise_errors": NOISE_ERRORS, **{m: least for m, least in MARKS}},
         "decisions": rows,
         "players": _players(names, rows),
     }
+
+
+def _seed_of(seed: int, turn: int) -> int:
+    """A decision's seed: its turn's number under seed 0, as before seeds were chosen."""
+    return seed * 100_003 + turn
 
 
 def _tidy(row: dict) -> dict:

@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
 from collections.abc import Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import game as g
 from . import uecda as u
@@ -73,6 +74,10 @@ class Candidate:
     rank: float  # the rank, on average (1 best)
     rank_se: float
     playouts: int
+    #: The points of each playout, deal by deal (a candidate left behind by a race: of the
+    #: first deals): what a loss is measured on without the deals that chose the best
+    #: move (:mod:`.analysis`), and the paired error of two candidates on common deals.
+    by_deal: tuple[float, ...] = field(default=(), compare=False, repr=False)
 
 
 def candidates(info: InfoSet) -> list[Move]:
@@ -196,6 +201,8 @@ def playout(
 
 #: Per candidate: playouts, sum of points, of their squares, sum of ranks, of their squares.
 Sums = list[list[float]]
+#: Per candidate: its sums, and its points deal by deal.
+Played = tuple[Sums, list[list[float]]]
 
 
 def run_playouts(
@@ -208,12 +215,13 @@ def run_playouts(
     exact_cards: int,
     deadline: float | None = None,
     race: bool = False,
-) -> Sums:
+) -> Played:
     """Playouts ``first`` … ``first + count - 1`` of every candidate (each playout a
     deal of its own, shared by the candidates); stops early at ``deadline``
     (``time.perf_counter()``), after a whole deal; with ``race``, stops playing out
     the candidates clearly behind (:func:`_racing`)."""
     sums = [[0.0] * 5 for _ in moves_]
+    by_deal: list[list[float]] = [[] for _ in moves_]
     alive = list(range(len(moves_)))
     seat = info.seat
     memo: dict = {}
@@ -235,7 +243,8 @@ def run_playouts(
             s[2] += points * points
             s[3] += rank
             s[4] += rank * rank
-    return sums
+            by_deal[c].append(points)
+    return sums, by_deal
 
 
 def _racing(sums: Sums, alive: list[int]) -> list[int]:
@@ -261,12 +270,13 @@ def _mean_se(n: float, total: float, squares: float) -> tuple[float, float]:
     return mean, math.sqrt(variance / n)
 
 
-def summarize(moves_: Sequence[Move], sums: Sums) -> list[Candidate]:
+def summarize(moves_: Sequence[Move], played: Played) -> list[Candidate]:
+    sums, by_deal = played
     out = []
-    for move, (n, p, p2, r, r2) in zip(moves_, sums, strict=True):
+    for move, (n, p, p2, r, r2), deals in zip(moves_, sums, by_deal, strict=True):
         points, points_se = _mean_se(n, p, p2)
         rank, rank_se = _mean_se(n, r, r2)
-        out.append(Candidate(move, points, points_se, rank, rank_se, int(n)))
+        out.append(Candidate(move, points, points_se, rank, rank_se, int(n), tuple(deals)))
     return out
 
 
@@ -281,6 +291,8 @@ def evaluate(
     deadline: float | None = None,
     race: bool = False,
     among: Sequence[Move] | None = None,
+    focus: int = 0,
+    also: Move | None = None,
 ) -> list[Candidate]:
     """Every candidate of the seat's decision, from ``playouts`` playouts each.
 
@@ -290,6 +302,9 @@ def evaluate(
     ``race`` the candidates clearly behind get fewer (:func:`_racing`; in one
     process). ``policy``: the profile's default when None. ``among``: the
     candidates to evaluate, some of the seat's legal moves (all when None).
+    ``focus``: that many playouts more in all, shared by the candidates that could still
+    be best after the first ``playouts`` (:func:`contenders`), and by ``also`` (the move
+    an analysis judges) when it is one of the candidates, on the deals that follow.
     """
     _check(info)
     policy = policy or default_policy(info.uecda)
@@ -302,33 +317,85 @@ def evaluate(
             raise ValueError("among: not some of the seat's legal moves")
         moves_ = list(among)
     if len(moves_) == 1 or playouts < 1:
-        sums = run_playouts(info, moves_, 0, max(playouts, 1), seed, policy, exact_cards, deadline)
-        return summarize(moves_, sums)
-    if pool is None or workers < 2 or deadline is not None or race:
-        return summarize(
-            moves_,
-            run_playouts(info, moves_, 0, playouts, seed, policy, exact_cards, deadline, race),
+        played = run_playouts(
+            info, moves_, 0, max(playouts, 1), seed, policy, exact_cards, deadline
         )
-    share = -(-playouts // workers)
+        return summarize(moves_, played)
+    if deadline is not None or race:
+        played = run_playouts(info, moves_, 0, playouts, seed, policy, exact_cards, deadline, race)
+        return summarize(moves_, played)
+    sums, by_deal = _play(info, moves_, 0, playouts, seed, policy, exact_cards, pool, workers)
+    ahead = contenders(by_deal)
+    if also in moves_ and moves_.index(also) not in ahead:
+        ahead.append(moves_.index(also))
+    if focus and len(ahead) > 1:
+        more = _play(
+            info, [moves_[c] for c in ahead], playouts, -(-focus // len(ahead)),
+            seed, policy, exact_cards, pool, workers,
+        )  # fmt: skip
+        for c, extra_sums, extra_deals in zip(ahead, *more, strict=True):
+            sums[c] = [a + b for a, b in zip(sums[c], extra_sums, strict=True)]
+            by_deal[c] += extra_deals
+    return summarize(moves_, (sums, by_deal))
+
+
+def _play(
+    info: InfoSet,
+    moves_: Sequence[Move],
+    first: int,
+    count: int,
+    seed: int,
+    policy: str,
+    exact_cards: int,
+    pool: Executor | None,
+    workers: int,
+) -> Played:
+    """Playouts ``first`` … ``first + count - 1`` of every candidate, shared among
+    ``workers`` processes of ``pool`` (in one without), put together deal by deal."""
+    if pool is None or workers < 2:
+        return run_playouts(info, moves_, first, count, seed, policy, exact_cards)
+    share = -(-count // workers)
     futures = [
         pool.submit(
             run_playouts,
             info,
             moves_,
-            first,
-            min(share, playouts - first),
+            start,
+            min(share, first + count - start),
             seed,
             policy,
             exact_cards,
-        )
-        for first in range(0, playouts, share)
+        )  # fmt: skip
+        for start in range(first, first + count, share)
     ]
     total = [[0.0] * 5 for _ in moves_]
-    for f in futures:
-        for t, s in zip(total, f.result(), strict=True):
+    deals: list[list[float]] = [[] for _ in moves_]
+    for f in futures:  # in the order of their deals
+        sums, by_deal = f.result()
+        for t, s, d, more in zip(total, sums, deals, by_deal, strict=True):
             for k in range(5):
                 t[k] += s[k]
-    return summarize(moves_, total)
+            d += more
+    return total, deals
+
+
+def contenders(by_deal: Sequence[Sequence[float]]) -> list[int]:
+    """The candidates (by index) that could still be best: the leader, and those whose
+    difference from it on their common deals is within :data:`RACE_Z` standard errors
+    of those paired differences (the luck of a deal is common to every move; their
+    difference is what tells them apart)."""
+    means = [statistics.fmean(d) for d in by_deal]
+    lead = max(range(len(means)), key=means.__getitem__)
+    out = []
+    for c, deals in enumerate(by_deal):
+        diffs = [a - b for a, b in zip(by_deal[lead], deals, strict=False)]  # common deals
+        if c == lead or len(diffs) < 2:
+            out.append(c)
+            continue
+        error = math.sqrt(statistics.variance(diffs) / len(diffs))
+        if statistics.fmean(diffs) <= RACE_Z * error:
+            out.append(c)
+    return out
 
 
 def best(found: Sequence[Candidate]) -> Candidate:

@@ -85,7 +85,7 @@
     });
     table.append(body);
     box.append(table);
-    if (d.loss !== null) box.append(el("p", "", `${fmt(T.loss, { loss: d.loss.toFixed(2) })}${d.mark ? " " + d.mark : ""}`));
+    if (d.loss !== null) box.append(el("p", "", `${fmt(T.loss, { loss: d.loss.toFixed(2) + (d.loss_se != null ? ` ± ${d.loss_se.toFixed(2)}` : "") })}${d.mark ? " " + d.mark : ""}`));
   }
 
   const moves = $("moves");

@@ -14,7 +14,7 @@ from daifugo import place as pl
 from daifugo import uecda as u
 from daifugo.cards import ids_of
 from daifugo.deal import game_rng
-from daifugo.evaluate import RACE_FROM, best, candidates, default_policy, evaluate
+from daifugo.evaluate import RACE_FROM, best, candidates, contenders, default_policy, evaluate
 from daifugo.infoset import InconsistentInfo, deal_hidden, exchange_seen, observe
 from daifugo.rules import UECDA
 from daifugo.solve import apply, is_open, moves
@@ -113,6 +113,8 @@ def test_worker_processes_give_the_same_numbers() -> None:
     with ProcessPoolExecutor(2) as pool:
         shared = evaluate(info, playouts=8, seed=4, pool=pool, workers=2)
     assert shared == alone
+    assert [c.by_deal for c in shared] == [c.by_deal for c in alone]  # deal by deal, in order
+    assert all(len(c.by_deal) == 8 for c in alone)
 
 
 def test_candidates_are_the_referees_legal_moves_and_the_pass() -> None:
@@ -256,3 +258,23 @@ def test_some_candidates_alone_are_evaluated_as_among_all() -> None:
     for bad in ([], [single(not_held)]):
         with pytest.raises(ValueError, match="among"):
             evaluate(info, playouts=2, among=bad)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_focus_goes_to_the_contenders_and_the_move_judged_on_the_deals_that_follow(workers):
+    position, played = midgame_uecda(7, 2)
+    info = observe(position, position.turn, played)
+    first = evaluate(info, playouts=12, seed=3)
+    ahead = contenders([c.by_deal for c in first])
+    behind = [c for c in range(len(first)) if c not in ahead]
+    assert len(ahead) >= 1 and behind  # a decision with moves clearly behind
+    judged = first[behind[0]].move
+    with ProcessPoolExecutor(2) as pool:
+        focused = evaluate(
+            info, playouts=12, seed=3, focus=60, also=judged, pool=pool, workers=workers
+        )
+    more = -(-60 // (len(ahead) + 1))
+    for c, (before, after) in enumerate(zip(first, focused, strict=True)):
+        extra = more if c in ahead or c == behind[0] else 0
+        assert after.playouts == len(after.by_deal) == 12 + extra
+        assert after.by_deal[:12] == before.by_deal  # the same first deals, then others

@@ -67,7 +67,10 @@ def test_analyse_a_2011_place(client, finished_2011):
     assert document["rules"] == "daihinmin-2011" and document["playouts"] == 20
     assert document["policy"] == "greedy"
     judged = [d for d in document["decisions"] if "candidates" in d]
-    assert judged and all(d["loss"] >= 0 for d in judged if d["loss"] is not None)
+    assert document["evaluator"] == {"version": 2, "inference": False, "seed": 0}
+    losses = [d for d in judged if d["loss"] is not None]
+    assert losses and all(d["loss_se"] >= 0 for d in losses)
+    assert all(d["loss"] > 3 * d["loss_se"] for d in losses if d["mark"])
     assert [p["name"] for p in document["players"]] == [
         s.name for s in finished_2011.players.order_by("seat")
     ]
