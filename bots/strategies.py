@@ -9,7 +9,8 @@ and, where the caller keeps one, its information set) that answers one of
 - ``stock``: the stock C client's choices (UECda's moves only).
 - ``montecarlo``: plays each legal move out on deals of the unseen cards and picks the
   one of most points on average (``daifugo.evaluate``). ``montecarlo@500``
-  spends 500 playouts a decision, ``montecarlo@100ms`` 100 ms (not repeatable);
+  spends 500 playouts a decision, ``montecarlo@100ms`` 100 ms of the CPU time of its
+  thread, and at least :data:`MONTECARLO_FLOOR_DEALS` deals (not repeatable);
   the default is :data:`MONTECARLO_PLAYOUTS` playouts. It sees what a caller
   gives it: an :class:`~daifugo.infoset.InfoSet` where the caller keeps one
   (the arena, a UECda match's house seats, the UECda client), else only its hand and
@@ -31,7 +32,6 @@ import os
 import random as _random
 import re
 import sys
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -163,6 +163,9 @@ PLAYOUTS_MAX = 10**9
 _MS = re.compile(r"[0-9]{1,9}(?:\.[0-9]{1,9})?", re.ASCII)
 #: Each move of a decision is played out at least this many times.
 MONTECARLO_MIN_DEALS = 4
+#: A time budget's decision plays out at least this many deals, however long they take:
+#: a slow or busy machine makes the bot slower, not weaker.
+MONTECARLO_FLOOR_DEALS = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +228,7 @@ def decide_by_playouts(
     if len(moves) == 1:
         return moves[0]
     if budget.ms is not None:
-        deadline = time.perf_counter() + budget.ms / 1000
+        deadline = ev.Deadline.after(budget.ms / 1000, MONTECARLO_FLOOR_DEALS)
         found = ev.evaluate(info, 1_000_000, seed, deadline=deadline, race=True, among=moves)
     else:
         deals = max(MONTECARLO_MIN_DEALS, budget.playouts // len(moves))

@@ -27,7 +27,7 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 
@@ -199,6 +199,32 @@ def playout(
     return float(points_for(state, rank)), float(rank)
 
 
+def thread_cpu() -> float:
+    """The CPU time of the calling thread, in seconds: a decision's own work."""
+    return time.thread_time()
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """When a bot's decision stops playing out: once ``clock()`` reaches ``at``, after at
+    least ``floor`` deals. By default the clock is the CPU time of the thread that plays
+    out (the decision's own work): on a busy machine a decision takes longer and plays as
+    many playouts, instead of fewer (issue 46: ``montecarlo@100ms`` got about 15 ms of CPU
+    a decision on a loaded machine and played the stock client's move 77 % of the time)."""
+
+    at: float
+    clock: Callable[[], float] = thread_cpu
+    floor: int = 1
+
+    @classmethod
+    def after(cls, seconds: float, floor: int = 1) -> Deadline:
+        """``seconds`` of this thread's CPU from now."""
+        return cls(thread_cpu() + seconds, floor=floor)
+
+    def passed(self, deals: int) -> bool:
+        return deals >= self.floor and self.clock() >= self.at
+
+
 #: Per candidate: playouts, sum of points, of their squares, sum of ranks, of their squares.
 Sums = list[list[float]]
 #: Per candidate: its sums, and its points deal by deal.
@@ -213,12 +239,12 @@ def run_playouts(
     seed: int,
     policy: str,
     exact_cards: int,
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
     race: bool = False,
 ) -> Played:
     """Playouts ``first`` … ``first + count - 1`` of every candidate (each playout a
-    deal of its own, shared by the candidates); stops early at ``deadline``
-    (``time.perf_counter()``), after a whole deal; with ``race``, stops playing out
+    deal of its own, shared by the candidates); stops early at ``deadline``, after a
+    whole deal; with ``race``, stops playing out
     the candidates clearly behind (:func:`_racing`)."""
     sums = [[0.0] * 5 for _ in moves_]
     by_deal: list[list[float]] = [[] for _ in moves_]
@@ -226,7 +252,7 @@ def run_playouts(
     seat = info.seat
     memo: dict = {}
     for i in range(first, first + count):
-        if deadline is not None and i > first and time.perf_counter() >= deadline:
+        if deadline is not None and deadline.passed(i - first):
             break
         if race and (i - first) % RACE_EVERY == 0:
             alive = _racing(sums, alive)
@@ -288,7 +314,7 @@ def evaluate(
     exact_cards: int = EXACT_CARDS,
     pool: Executor | None = None,
     workers: int = 2,
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
     race: bool = False,
     among: Sequence[Move] | None = None,
     focus: int = 0,

@@ -155,3 +155,21 @@ def test_the_policys_own_move_stands_unless_another_is_clearly_better(monkeypatc
     # a pass is a default like any other; no default: the best
     assert decide_by_playouts(info, budget, 9, None) in (None, top.move)
     assert decide_by_playouts(info, budget, 9) == top.move
+
+
+def test_a_time_budget_plays_its_floor_of_deals_however_slow_the_machine(monkeypatch) -> None:
+    position, played = midgame_uecda(7, 2)
+    info = observe(position, position.turn, played)
+    seen: list = []
+    evaluate = ev.evaluate
+
+    def watched(*args, **kwargs):
+        seen.append(evaluate(*args, **kwargs))
+        return seen[-1]
+
+    monkeypatch.setattr(ev, "evaluate", watched)
+    cpu = iter(range(10**9))  # a second of CPU between two looks at the clock
+    monkeypatch.setattr(ev.time, "thread_time", lambda: float(next(cpu)))
+    decide_by_playouts(info, Budget(ms=0.001), 5)
+    (found,) = seen
+    assert max(c.playouts for c in found) == strategies.MONTECARLO_FLOOR_DEALS

@@ -14,7 +14,15 @@ from daifugo import place as pl
 from daifugo import uecda as u
 from daifugo.cards import ids_of
 from daifugo.deal import game_rng
-from daifugo.evaluate import RACE_FROM, best, candidates, contenders, default_policy, evaluate
+from daifugo.evaluate import (
+    RACE_FROM,
+    Deadline,
+    best,
+    candidates,
+    contenders,
+    default_policy,
+    evaluate,
+)
 from daifugo.infoset import InconsistentInfo, deal_hidden, exchange_seen, observe
 from daifugo.rules import UECDA
 from daifugo.solve import apply, is_open, moves
@@ -244,7 +252,7 @@ def test_a_racing_decision_leaves_the_candidates_behind_and_picks_among_the_most
     assert chosen == max((c for c in found if c.playouts == 60), key=lambda c: c.points)
     # without a race every candidate has every playout, and a deadline races nothing
     assert {c.playouts for c in evaluate(info, 8, seed=1)} == {8}
-    timed = evaluate(info, 8, seed=1, deadline=time.perf_counter() + 60)
+    timed = evaluate(info, 8, seed=1, deadline=Deadline.after(60))
     assert timed == evaluate(info, 8, seed=1)
 
 
@@ -278,3 +286,23 @@ def test_a_focus_goes_to_the_contenders_and_the_move_judged_on_the_deals_that_fo
         extra = more if c in ahead or c == behind[0] else 0
         assert after.playouts == len(after.by_deal) == 12 + extra
         assert after.by_deal[:12] == before.by_deal  # the same first deals, then others
+
+
+def test_a_deadline_past_still_plays_its_floor_of_deals() -> None:
+    position, played = midgame_uecda(7, 2)
+    info = observe(position, position.turn, played)
+    gone = Deadline(at=0.0, floor=5)  # its clock (CPU) is past it from the start
+    assert {c.playouts for c in evaluate(info, 1000, seed=1, deadline=gone)} == {5}
+    assert {c.playouts for c in evaluate(info, 3, seed=1, deadline=gone)} == {3}
+
+
+def test_a_time_budget_counts_the_cpu_of_its_thread_not_the_wall_clock(monkeypatch) -> None:
+    """A machine so busy that a whole second of wall time passes between two looks at the
+    clock: the decision still gets its CPU time's playouts."""
+    wall = iter(range(0, 10**9, 1))
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(wall)))
+    monkeypatch.setattr(time, "monotonic", lambda: float(next(wall)))
+    position, played = midgame_uecda(7, 2)
+    info = observe(position, position.turn, played)
+    found = evaluate(info, 10**6, seed=1, deadline=Deadline.after(0.05))
+    assert min(c.playouts for c in found) > 1  # as many as 50 ms of CPU allow
