@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from . import uecda as u
 from .cards import format_card, parse_card, sorted_ids
-from .evaluate import Candidate, candidates, default_policy, evaluate
+from .evaluate import Candidate, candidates, default_policy, evaluate, paths_of
 from .game import OVER, act, advance, new_game, time_out
 from .infoset import InfoSet, exchange_seen, observe
 from .replay import TIMEOUT, starting_hands
@@ -212,7 +212,7 @@ def _evaluated(info: InfoSet, playouts: int, seed: int, played: object) -> list[
     """A decision's candidates from ``playouts`` playouts: :data:`FOCUS` of them kept for
     the move played and the candidates that could still be best after the rest, shared
     among all (at least :data:`MIN_PLAYOUTS` each), have been played out."""
-    n = len(candidates(info))
+    n = len(paths_of(info, candidates(info)))  # a move that keeps the lead: one a follow-up
     each = max(MIN_PLAYOUTS, math.ceil(playouts * (1 - FOCUS) / n))
     return evaluate(info, each, seed, focus=max(0, playouts - each * n), also=played)
 

@@ -36,7 +36,7 @@ from . import uecda as u
 from .cards import INDEX_MASK, JOKER_MASK
 from .infoset import InfoSet, deal_hidden, with_hands
 from .legal import legal_plays
-from .solve import Move, Position, apply, ending_value, is_open, moves, points_for
+from .solve import Move, Position, apply, ending_value, is_open, keeps_lead, moves, points_for
 from .uecda import UecdaGame
 from .uecda_legal import legal_moves
 from .uecda_stock import precious, stock_move, strength
@@ -225,15 +225,42 @@ class Deadline:
         return deals >= self.floor and self.clock() >= self.at
 
 
-#: Per candidate: playouts, sum of points, of their squares, sum of ranks, of their squares.
+#: The most moves in a row of the seat's that a candidate is played out along, each but
+#: the last keeping the lead (:func:`paths_of`).
+DEEPEST = 3
+#: A candidate as it is played out: its move, then the seat's next when the move keeps the
+#: lead (:func:`paths_of`).
+Path = tuple[Move, ...]
+
+
+def paths_of(info: InfoSet, moves_: Sequence[Move]) -> list[Path]:
+    """Each candidate as it is played out. A move that keeps the lead (an 8-cut: the seat
+    leads the next trick at once, whatever the others hold, :func:`.solve.keeps_lead`)
+    is played out once for each move of the decision that follows, which the seat makes
+    knowing what it knew before, and is worth the best of them (:func:`summarize`); so on,
+    up to :data:`DEEPEST` moves in a row. The seat's own follow-up is searched, not left
+    to the playout policy (issue 46: ♣8 of ♣8 ♣J ♠2, to lead ♠2 and then ♣J, was valued as
+    the policy would follow it, a point below ♠2)."""
+    sample = with_hands(info, deal_hidden(info, random.Random(0)))
+
+    def deeper(state: Position, path: Path) -> list[Path]:
+        after = apply(state, info.seat, path[-1])
+        if len(path) == DEEPEST or not keeps_lead(after, info.seat):
+            return [path]
+        return [p for follow in moves(after, info.seat) for p in deeper(after, (*path, follow))]
+
+    return [p for move in moves_ for p in deeper(sample, (move,))]
+
+
+#: Per path: playouts, sum of points, of their squares, sum of ranks, of their squares.
 Sums = list[list[float]]
-#: Per candidate: its sums, and its points deal by deal.
+#: Per path: its sums, and its points deal by deal.
 Played = tuple[Sums, list[list[float]]]
 
 
 def run_playouts(
     info: InfoSet,
-    moves_: Sequence[Move],
+    paths: Sequence[Path],
     first: int,
     count: int,
     seed: int,
@@ -242,13 +269,12 @@ def run_playouts(
     deadline: Deadline | None = None,
     race: bool = False,
 ) -> Played:
-    """Playouts ``first`` … ``first + count - 1`` of every candidate (each playout a
-    deal of its own, shared by the candidates); stops early at ``deadline``, after a
-    whole deal; with ``race``, stops playing out
-    the candidates clearly behind (:func:`_racing`)."""
-    sums = [[0.0] * 5 for _ in moves_]
-    by_deal: list[list[float]] = [[] for _ in moves_]
-    alive = list(range(len(moves_)))
+    """Playouts ``first`` … ``first + count - 1`` of every path (each playout a deal of
+    its own, shared by the paths); stops early at ``deadline``, after a whole deal; with
+    ``race``, stops playing out the paths clearly behind (:func:`_racing`)."""
+    sums = [[0.0] * 5 for _ in paths]
+    by_deal: list[list[float]] = [[] for _ in paths]
+    alive = list(range(len(paths)))
     seat = info.seat
     memo: dict = {}
     for i in range(first, first + count):
@@ -260,9 +286,10 @@ def run_playouts(
         start = with_hands(info, deal_hidden(info, random.Random(deal_seed)))
         for c in alive:
             rng = random.Random(deal_seed)
-            points, rank = playout(
-                apply(start, seat, moves_[c]), seat, policy, rng, exact_cards, memo
-            )
+            state = start
+            for move in paths[c]:
+                state = apply(state, seat, move)
+            points, rank = playout(state, seat, policy, rng, exact_cards, memo)
             s = sums[c]
             s[0] += 1
             s[1] += points
@@ -296,14 +323,18 @@ def _mean_se(n: float, total: float, squares: float) -> tuple[float, float]:
     return mean, math.sqrt(variance / n)
 
 
-def summarize(moves_: Sequence[Move], played: Played) -> list[Candidate]:
+def summarize(paths: Sequence[Path], played: Played) -> list[Candidate]:
+    """A candidate for each move, in the paths' order: a move played out along several
+    paths (it keeps the lead, :func:`paths_of`) is worth its best path, of most points
+    among the most played out."""
     sums, by_deal = played
-    out = []
-    for move, (n, p, p2, r, r2), deals in zip(moves_, sums, by_deal, strict=True):
+    each: dict[Move, list[Candidate]] = {}
+    for path, (n, p, p2, r, r2), deals in zip(paths, sums, by_deal, strict=True):
         points, points_se = _mean_se(n, p, p2)
         rank, rank_se = _mean_se(n, r, r2)
-        out.append(Candidate(move, points, points_se, rank, rank_se, int(n), tuple(deals)))
-    return out
+        found = Candidate(path[0], points, points_se, rank, rank_se, int(n), tuple(deals))
+        each.setdefault(path[0], []).append(found)
+    return [best(found) for found in each.values()]
 
 
 def evaluate(
@@ -342,32 +373,30 @@ def evaluate(
         if not among or any(m not in moves_ for m in among):
             raise ValueError("among: not some of the seat's legal moves")
         moves_ = list(among)
-    if len(moves_) == 1 or playouts < 1:
-        played = run_playouts(
-            info, moves_, 0, max(playouts, 1), seed, policy, exact_cards, deadline
-        )
-        return summarize(moves_, played)
+    paths = paths_of(info, moves_)
+    if len(paths) == 1 or playouts < 1:
+        played = run_playouts(info, paths, 0, max(playouts, 1), seed, policy, exact_cards, deadline)
+        return summarize(paths, played)
     if deadline is not None or race:
-        played = run_playouts(info, moves_, 0, playouts, seed, policy, exact_cards, deadline, race)
-        return summarize(moves_, played)
-    sums, by_deal = _play(info, moves_, 0, playouts, seed, policy, exact_cards, pool, workers)
+        played = run_playouts(info, paths, 0, playouts, seed, policy, exact_cards, deadline, race)
+        return summarize(paths, played)
+    sums, by_deal = _play(info, paths, 0, playouts, seed, policy, exact_cards, pool, workers)
     ahead = contenders(by_deal)
-    if also in moves_ and moves_.index(also) not in ahead:
-        ahead.append(moves_.index(also))
+    ahead += [c for c, path in enumerate(paths) if path[0] == also and c not in ahead]
     if focus and len(ahead) > 1:
         more = _play(
-            info, [moves_[c] for c in ahead], playouts, -(-focus // len(ahead)),
+            info, [paths[c] for c in ahead], playouts, -(-focus // len(ahead)),
             seed, policy, exact_cards, pool, workers,
         )  # fmt: skip
         for c, extra_sums, extra_deals in zip(ahead, *more, strict=True):
             sums[c] = [a + b for a, b in zip(sums[c], extra_sums, strict=True)]
             by_deal[c] += extra_deals
-    return summarize(moves_, (sums, by_deal))
+    return summarize(paths, (sums, by_deal))
 
 
 def _play(
     info: InfoSet,
-    moves_: Sequence[Move],
+    paths: Sequence[Path],
     first: int,
     count: int,
     seed: int,
@@ -376,26 +405,26 @@ def _play(
     pool: Executor | None,
     workers: int,
 ) -> Played:
-    """Playouts ``first`` … ``first + count - 1`` of every candidate, shared among
+    """Playouts ``first`` … ``first + count - 1`` of every path, shared among
     ``workers`` processes of ``pool`` (in one without), put together deal by deal."""
     if pool is None or workers < 2:
-        return run_playouts(info, moves_, first, count, seed, policy, exact_cards)
+        return run_playouts(info, paths, first, count, seed, policy, exact_cards)
     share = -(-count // workers)
     futures = [
         pool.submit(
             run_playouts,
             info,
-            moves_,
+            paths,
             start,
             min(share, first + count - start),
             seed,
             policy,
             exact_cards,
-        )  # fmt: skip
+        )
         for start in range(first, first + count, share)
     ]
-    total = [[0.0] * 5 for _ in moves_]
-    deals: list[list[float]] = [[] for _ in moves_]
+    total = [[0.0] * 5 for _ in paths]
+    deals: list[list[float]] = [[] for _ in paths]
     for f in futures:  # in the order of their deals
         sums, by_deal = f.result()
         for t, s, d, more in zip(total, sums, deals, by_deal, strict=True):

@@ -63,6 +63,15 @@ def is_open(state: Position) -> bool:
     return state.phase == g.TURN_OPEN
 
 
+def keeps_lead(after: Position, seat: int) -> bool:
+    """``seat``, having just moved, leads the next trick at once, cards in hand (an 8-cut;
+    a play the others have all passed already): what its move made of the public state
+    alone, whatever the others hold."""
+    if not is_open(after) or after.turn != seat or not after.hands[seat]:
+        return False
+    return (after.stage if isinstance(after, UecdaGame) else after.table) is None
+
+
 def points_for(state: Position, rank: int) -> int:
     """A game's points for ``rank`` in the profile of ``state``."""
     players = len(state.hands)

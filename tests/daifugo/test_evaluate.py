@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -15,6 +16,7 @@ from daifugo import uecda as u
 from daifugo.cards import ids_of
 from daifugo.deal import game_rng
 from daifugo.evaluate import (
+    DEEPEST,
     RACE_FROM,
     Deadline,
     best,
@@ -22,6 +24,7 @@ from daifugo.evaluate import (
     contenders,
     default_policy,
     evaluate,
+    paths_of,
 )
 from daifugo.infoset import InconsistentInfo, deal_hidden, exchange_seen, observe
 from daifugo.rules import UECDA
@@ -270,7 +273,7 @@ def test_some_candidates_alone_are_evaluated_as_among_all() -> None:
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_focus_goes_to_the_contenders_and_the_move_judged_on_the_deals_that_follow(workers):
-    position, played = midgame_uecda(7, 2)
+    position, played = midgame_uecda(8, 2)  # no move keeps the lead: a path a candidate
     info = observe(position, position.turn, played)
     first = evaluate(info, playouts=12, seed=3)
     ahead = contenders([c.by_deal for c in first])
@@ -306,3 +309,55 @@ def test_a_time_budget_counts_the_cpu_of_its_thread_not_the_wall_clock(monkeypat
     info = observe(position, position.turn, played)
     found = evaluate(info, 10**6, seed=1, deadline=Deadline.after(0.05))
     assert min(c.playouts for c in found) > 1  # as many as 50 ms of CPU allow
+
+
+def keeps_the_lead_somewhere(info) -> tuple | None:
+    """A move of the decision that keeps the lead, when its paths stop short of
+    ``DEEPEST`` (played out as far as the decision after it would be)."""
+    paths = paths_of(info, candidates(info))
+    deeper = [p for p in paths if len(p) > 1]
+    return deeper[0][0] if deeper and max(map(len, paths)) < DEEPEST else None
+
+
+@pytest.mark.parametrize("profile", ["2011", "uecda"])
+def test_a_move_that_keeps_the_lead_is_worth_the_best_of_the_decision_that_follows(profile):
+    """The one-move-deeper rule, on random positions: an 8-cut leaves its player to lead
+    again knowing what it knew, so it is worth the best move of that next decision, valued
+    on the same deals."""
+    make = midgame_2011 if profile == "2011" else midgame_uecda
+    checked = 0
+    for seed in range(25):
+        for plies in (0, 8):
+            position, played = make(seed, plies)
+            seat = position.turn
+            info = observe(position, seat, played)
+            move = keeps_the_lead_somewhere(info)
+            if move is None:
+                continue
+            after = apply(position, seat, move)
+            cards = move.cards if isinstance(move, u.Move) else move
+            value = {c.move: c.points for c in evaluate(info, 12, seed=5)}[move]
+            following = evaluate(observe(after, seat, played | cards), 12, seed=5)
+            assert value == max(c.points for c in following)
+            checked += 1
+    assert checked >= 10
+
+
+def test_the_eight_cut_that_leads_to_a_sure_win_is_worth_more_than_the_two() -> None:
+    """Issue 46's position: a player holding ♣8 ♣J ♠2 leads ♣8 (an 8-cut), then ♠2, then
+    ♣J to go out first. Valued as the stock policy would follow ♣8, it lost a point to ♠2
+    first; searched one move deeper it is worth at least as much."""
+    mine = sum(u.move_of_text(t).cards for t in ("C8", "CJ", "S2"))
+    rng = random.Random(46)
+    rest = [1 << c for c in range(53) if not mine >> c & 1 and (1 << c) != u.JOKER_BIT]
+    rng.shuffle(rest)
+    others = [sum(rest[k * 6 : k * 6 + 6]) for k in range(4)]  # the joker played already
+    game = u.opening(UECDA, (mine, *others), *u.play_order(range(5)), 0)
+    played = (1 << 53) - 1 & ~mine & ~sum(others)  # every other card is out
+    info = observe(game, 0, played)
+    found = {
+        c.move.text() if c.move is not None else "pass": c for c in evaluate(info, 200, seed=1)
+    }
+    eight, two = found["C8"], found["S2"]
+    assert eight.points >= two.points - 2 * math.hypot(eight.points_se, two.points_se)
+    assert eight.points > 4.5  # ♠2 next is unbeatable (no joker left), then ♣J: out first
