@@ -231,7 +231,8 @@ def decide_by_playouts(
         deadline = ev.Deadline.after(budget.ms / 1000, MONTECARLO_FLOOR_DEALS)
         found = ev.evaluate(info, 1_000_000, seed, deadline=deadline, race=True, among=moves)
     else:
-        deals = max(MONTECARLO_MIN_DEALS, budget.playouts // len(moves))
+        paths = len(ev.paths_of(info, moves))  # an 8-cut: one a follow-up
+        deals = max(MONTECARLO_MIN_DEALS, budget.playouts // paths)
         found = ev.evaluate(info, deals, seed, among=moves)
     chosen = ev.best(found)
     if default is NO_POLICY or chosen.move == default:
