@@ -37,7 +37,14 @@ from dataclasses import dataclass
 
 from . import uecda as u
 from .cards import format_card, parse_card, sorted_ids
-from .evaluate import Candidate, candidates, default_policy, evaluate, paths_of
+from .evaluate import (
+    Candidate,
+    candidates,
+    default_policy,
+    evaluate,
+    paired_difference,
+    paths_of,
+)
 from .game import OVER, act, advance, new_game, time_out
 from .infoset import InfoSet, exchange_seen, observe
 from .replay import TIMEOUT, starting_hands
@@ -166,14 +173,13 @@ def held_out_loss(found: Sequence[Candidate], mine: Candidate) -> tuple[float, f
     out on (a candidate out of the running has fewer: :func:`.evaluate.contenders`); the
     two are averaged."""
     halves = (slice(0, None, 2), slice(1, None, 2))
-    losses, variances = [], []
+    losses, errors = [], []
     for choose, measure in (halves, halves[::-1]):
         chosen = max(found, key=lambda c: statistics.fmean(c.by_deal[choose]))
-        common = zip(chosen.by_deal[measure], mine.by_deal[measure], strict=False)
-        diffs = [a - b for a, b in common]
-        losses.append(statistics.fmean(diffs))
-        variances.append(statistics.variance(diffs) / len(diffs))
-    return statistics.fmean(losses), math.sqrt(sum(variances)) / 2
+        loss, error = paired_difference(chosen.by_deal[measure], mine.by_deal[measure])
+        losses.append(loss)
+        errors.append(error)
+    return statistics.fmean(losses), math.hypot(*errors) / 2
 
 
 def _judge(found: Sequence[Candidate], played: object) -> dict:
@@ -214,7 +220,7 @@ def _evaluated(info: InfoSet, playouts: int, seed: int, played: object) -> list[
     among all (at least :data:`MIN_PLAYOUTS` each), have been played out."""
     n = len(paths_of(info, candidates(info)))  # a move that keeps the lead: one a follow-up
     each = max(MIN_PLAYOUTS, math.ceil(playouts * (1 - FOCUS) / n))
-    return evaluate(info, each, seed, focus=max(0, playouts - each * n), also=played)
+    return evaluate(info, each, seed, focus=max(0, playouts - each * n), also=(played,))
 
 
 def analyse(

@@ -349,7 +349,7 @@ def evaluate(
     race: bool = False,
     among: Sequence[Move] | None = None,
     focus: int = 0,
-    also: Move | None = None,
+    also: Sequence[Move] = (),
 ) -> list[Candidate]:
     """Every candidate of the seat's decision, from ``playouts`` playouts each.
 
@@ -360,8 +360,8 @@ def evaluate(
     process). ``policy``: the profile's default when None. ``among``: the
     candidates to evaluate, some of the seat's legal moves (all when None).
     ``focus``: that many playouts more in all, shared by the candidates that could still
-    be best after the first ``playouts`` (:func:`contenders`), and by ``also`` (the move
-    an analysis judges) when it is one of the candidates, on the deals that follow.
+    be best after the first ``playouts`` (:func:`contenders`), and by those of ``also``
+    (the move an analysis judges; a pass is None), on the deals that follow.
     """
     _check(info)
     policy = policy or default_policy(info.uecda)
@@ -382,7 +382,7 @@ def evaluate(
         return summarize(paths, played)
     sums, by_deal = _play(info, paths, 0, playouts, seed, policy, exact_cards, pool, workers)
     ahead = contenders(by_deal)
-    ahead += [c for c, path in enumerate(paths) if path[0] == also and c not in ahead]
+    ahead += [c for c, path in enumerate(paths) if path[0] in also and c not in ahead]
     if focus and len(ahead) > 1:
         more = _play(
             info, [paths[c] for c in ahead], playouts, -(-focus // len(ahead)),
@@ -443,14 +443,21 @@ def contenders(by_deal: Sequence[Sequence[float]]) -> list[int]:
     lead = max(range(len(means)), key=means.__getitem__)
     out = []
     for c, deals in enumerate(by_deal):
-        diffs = [a - b for a, b in zip(by_deal[lead], deals, strict=False)]  # common deals
-        if c == lead or len(diffs) < 2:
+        if c == lead or min(len(deals), len(by_deal[lead])) < 2:
             out.append(c)
             continue
-        error = math.sqrt(statistics.variance(diffs) / len(diffs))
-        if statistics.fmean(diffs) <= RACE_Z * error:
+        difference, error = paired_difference(by_deal[lead], deals)
+        if difference <= RACE_Z * error:
             out.append(c)
     return out
+
+
+def paired_difference(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """How much ``a`` is worth more than ``b`` on the deals both were played out on (the
+    first ones of the longer), and the standard error of those paired differences: the
+    luck of a deal falls on both and cancels. Two common deals at least."""
+    diffs = [x - y for x, y in zip(a, b, strict=False)]
+    return statistics.fmean(diffs), math.sqrt(statistics.variance(diffs) / len(diffs))
 
 
 def best(found: Sequence[Candidate]) -> Candidate:

@@ -283,7 +283,7 @@ def test_a_focus_goes_to_the_contenders_and_the_move_judged_on_the_deals_that_fo
     judged = first[behind[0]].move
     with ProcessPoolExecutor(2) as pool:
         focused = evaluate(
-            info, playouts=12, seed=3, focus=60, also=judged, pool=pool, workers=workers
+            info, playouts=12, seed=3, focus=60, also=(judged,), pool=pool, workers=workers
         )
     more = -(-60 // (len(ahead) + 1))
     for c, (before, after) in enumerate(zip(first, focused, strict=True)):
